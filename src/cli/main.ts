@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// The rdx command line. Each command lives in src/cli/commands/<name>.ts and is imported only when it runs,
+// so `rdx --help` stays fast and heavy modules (faker, testcontainers) load only for the commands that need them.
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { EXIT, UsageError, reportFatal } from '../errors.js';
+
+interface LazyCommand {
+  command: string;
+  describe: string;
+  load: () => Promise<{ builder: (y: Argv) => Argv; handler: (argv: Record<string, unknown>) => Promise<number> }>;
+}
+
+export const COMMANDS: LazyCommand[] = [
+  { command: 'simulate', describe: 'Start the reference simulator of the whole API', load: () => import('./commands/simulate.js') },
+];
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.OK;
+  const cli = yargs(argv)
+    .scriptName('rdx')
+    .strict()
+    .demandCommand(1, 'Name a command: rdx <command> --help')
+    .help()
+    .version()
+    .fail((message, error) => {
+      throw error ?? new UsageError(message);
+    });
+  // Only the command being run is imported (yargs builders are synchronous, so it is loaded up front).
+  const wanted = argv.find((a) => !a.startsWith('-'));
+  const selected = COMMANDS.find((c) => c.command === wanted);
+  const module = selected ? await selected.load() : undefined;
+  for (const c of COMMANDS) {
+    cli.command(
+      c.command,
+      c.describe,
+      (y: Argv) => (c === selected && module ? module.builder(y) : y),
+      async (args: Record<string, unknown>) => {
+        if (module) exitCode = await module.handler(args);
+      },
+    );
+  }
+  try {
+    await cli.parseAsync();
+  } catch (error) {
+    return reportFatal(error);
+  }
+  return exitCode;
+}
+
+main(hideBin(process.argv)).then((code) => {
+  process.exitCode = code;
+});

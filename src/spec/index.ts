@@ -1,0 +1,281 @@
+// The one door to spec/: every other module reads the API's rules, schemas and open points through here,
+// so that a rule is written once (in spec/) and never restated in code.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { parse as parseYaml } from 'yaml';
+
+export type ClauseLevel = 'MUST' | 'SHOULD';
+export type Level = ClauseLevel | 'OBSERVE';
+
+export interface Clause {
+  id: string;
+  level: ClauseLevel;
+  family: string;
+  title: string;
+  /** The spec's words (MUST clauses). */
+  quote?: string;
+  /** The RFC or convention a SHOULD clause rests on. */
+  basis?: string;
+  section?: string;
+  endpoints: number[];
+  note?: string;
+}
+
+export interface Interpretation {
+  id: string;
+  quote: string;
+  question: string;
+  simulator: { default: unknown; text: string };
+  harness: string;
+  key: string | null;
+  values?: unknown;
+}
+
+export type OperationKind =
+  | 'token' | 'batchCreate' | 'list' | 'get' | 'replace' | 'patch' | 'attributeUpdate' | 'delete' | 'usersReplace';
+
+export interface Operation {
+  operationId: string;
+  endpoint: number;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  kind: OperationKind;
+  resource: string;
+  /** Schema URI of the request body, or of one item when the body is an array. */
+  requestSchema?: string;
+  requestIsArray: boolean;
+  /** Schema URI of one record in the success body's data. */
+  recordSchema?: string;
+}
+
+export const SCHEMA_BASE = 'https://schemas.rdx-conformance.dev/';
+const ALL_ENDPOINTS = Array.from({ length: 21 }, (_, i) => i + 1);
+
+/** The package root: the nearest folder above this module holding package.json (works from src/ and dist/). */
+export const packageRoot: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('rdx: cannot find the package root (no package.json above the module)');
+    dir = up;
+  }
+  return dir;
+})();
+
+export const specDir = join(packageRoot, 'spec');
+
+function readYaml(file: string): unknown {
+  return parseYaml(readFileSync(join(specDir, file), 'utf8'));
+}
+
+function asRecord(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`rdx: ${where} is not a mapping`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function endpointsOf(value: unknown, where: string): number[] {
+  if (value === 'all') return ALL_ENDPOINTS;
+  if (value === 'protected') return ALL_ENDPOINTS.filter((n) => n !== 1);
+  if (Array.isArray(value) && value.every((n) => Number.isInteger(n) && n >= 1 && n <= 21)) return value as number[];
+  throw new Error(`rdx: ${where}.endpoints must be "all", "protected" or a list of 1..21`);
+}
+
+let clausesCache: Clause[] | undefined;
+export function clauses(): Clause[] {
+  if (clausesCache) return clausesCache;
+  const doc = asRecord(readYaml('clauses.yaml'), 'spec/clauses.yaml');
+  const list = doc['clauses'];
+  if (!Array.isArray(list)) throw new Error('rdx: spec/clauses.yaml has no clauses list');
+  clausesCache = list.map((raw, i) => {
+    const c = asRecord(raw, `spec/clauses.yaml clauses[${i}]`);
+    return { ...(c as unknown as Clause), endpoints: endpointsOf(c['endpoints'], `spec/clauses.yaml clauses[${i}]`) };
+  });
+  return clausesCache;
+}
+
+export function clause(id: string): Clause {
+  const found = clauses().find((c) => c.id === id);
+  if (!found) throw new Error(`rdx: unknown clause ${id} (not in spec/clauses.yaml)`);
+  return found;
+}
+
+let interpretationsCache: Interpretation[] | undefined;
+export function interpretations(): Interpretation[] {
+  if (interpretationsCache) return interpretationsCache;
+  const doc = asRecord(readYaml('interpretations.yaml'), 'spec/interpretations.yaml');
+  const list = doc['interpretations'];
+  if (!Array.isArray(list)) throw new Error('rdx: spec/interpretations.yaml has no interpretations list');
+  interpretationsCache = list as Interpretation[];
+  return interpretationsCache;
+}
+
+export function interpretation(id: string): Interpretation {
+  const found = interpretations().find((i) => i.id === id);
+  if (!found) throw new Error(`rdx: unknown interpretation ${id} (not in spec/interpretations.yaml)`);
+  return found;
+}
+
+/** The simulator's default for an open point, as the register states it. */
+export function simulatorDefault<T>(id: string): T {
+  return interpretation(id).simulator.default as T;
+}
+
+export function schemaFiles(): string[] {
+  return readdirSync(join(specDir, 'schemas')).filter((f) => f.endsWith('.json')).sort();
+}
+
+export function loadSchema(file: string): Record<string, unknown> {
+  return asRecord(JSON.parse(readFileSync(join(specDir, 'schemas', file), 'utf8')), `spec/schemas/${file}`);
+}
+
+/** An OpenAPI ref such as './schemas/job-offer.json#/$defs/create' as the schema URI ajv knows it by. */
+export function schemaUri(ref: string): string {
+  return SCHEMA_BASE + ref.replace(/^\.\/schemas\//, '');
+}
+
+let openApiCache: Record<string, unknown> | undefined;
+export function openApi(): Record<string, unknown> {
+  openApiCache ??= asRecord(readYaml('openapi.yaml'), 'spec/openapi.yaml');
+  return openApiCache;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/** Finds the schema ref of a JSON body, looking through one level of array and allOf. */
+function bodyRef(schema: unknown): { ref?: string; isArray: boolean } {
+  const s = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : {};
+  if (typeof s['$ref'] === 'string') return { ref: s['$ref'], isArray: false };
+  if (s['type'] === 'array') return { ...bodyRef(s['items']), isArray: true };
+  return { isArray: false };
+}
+
+/** Finds the ref of one record of the success body's data (data.items, possibly nested for PUT /users). */
+function recordRef(schema: unknown): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const s = schema as Record<string, unknown>;
+  const data = (s['properties'] as Record<string, unknown> | undefined)?.['data'] as Record<string, unknown> | undefined;
+  if (data) {
+    let items = data['items'] as Record<string, unknown> | undefined;
+    while (items && items['type'] === 'array') items = items['items'] as Record<string, unknown> | undefined;
+    if (items && typeof items['$ref'] === 'string') return items['$ref'];
+  }
+  for (const part of (s['allOf'] as unknown[] | undefined) ?? []) {
+    const found = recordRef(part);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function resolveLocal(doc: Record<string, unknown>, value: unknown): unknown {
+  const ref = (value as Record<string, unknown> | undefined)?.['$ref'];
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return value;
+  let node: unknown = doc;
+  for (const part of ref.slice(2).split('/')) node = (node as Record<string, unknown>)[part];
+  return resolveLocal(doc, node);
+}
+
+let operationsCache: Operation[] | undefined;
+/** The 21 operations, in endpoint order, as spec/openapi.yaml declares them. */
+export function operations(): Operation[] {
+  if (operationsCache) return operationsCache;
+  const doc = openApi();
+  const paths = asRecord(doc['paths'], 'spec/openapi.yaml paths');
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const op = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined;
+      if (!op) continue;
+      const body = resolveLocal(doc, op['requestBody']) as Record<string, unknown> | undefined;
+      const bodySchema = (body?.['content'] as Record<string, Record<string, unknown>> | undefined)?.['application/json']?.['schema'];
+      const request = bodyRef(bodySchema);
+      const responses = (op['responses'] ?? {}) as Record<string, unknown>;
+      const success = resolveLocal(doc, responses['2XX'] ?? responses['200'] ?? responses['201']) as Record<string, unknown> | undefined;
+      const successSchema = (success?.['content'] as Record<string, Record<string, unknown>> | undefined)?.['application/json']?.['schema'];
+      const record = recordRef(resolveLocal(doc, successSchema));
+      ops.push({
+        operationId: String(op['operationId']),
+        endpoint: Number(op['x-rdx-endpoint']),
+        method: method.toUpperCase() as Operation['method'],
+        path,
+        kind: op['x-rdx-kind'] as OperationKind,
+        resource: String(op['x-rdx-resource']),
+        requestIsArray: request.isArray,
+        ...(request.ref ? { requestSchema: schemaUri(request.ref) } : {}),
+        ...(record ? { recordSchema: schemaUri(record) } : {}),
+      });
+    }
+  }
+  operationsCache = ops.sort((a, b) => a.endpoint - b.endpoint);
+  return operationsCache;
+}
+
+export function operation(operationId: string): Operation {
+  const found = operations().find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`rdx: unknown operation ${operationId} (not in spec/openapi.yaml)`);
+  return found;
+}
+
+/** Our own annotation keywords in the schemas: hints for data generation, never validation rules. */
+const ANNOTATIONS = ['x-rdx-format', 'x-rdx-union', 'x-rdx-reference'];
+
+let ajvCache: Ajv2020 | undefined;
+/** One ajv instance with every schema of spec/schemas compiled once. */
+export function schemaRegistry(): Ajv2020 {
+  if (ajvCache) return ajvCache;
+  // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
+  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allErrors: true });
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
+  for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));
+  ajvCache = ajv;
+  return ajv;
+}
+
+export function validator(uri: string): ValidateFunction {
+  const fn = schemaRegistry().getSchema(uri);
+  if (!fn) throw new Error(`rdx: no schema ${uri} in spec/schemas`);
+  return fn;
+}
+
+/** Validation errors of a value against a schema URI, as short "path: message" lines; empty when valid. */
+export function schemaErrors(uri: string, value: unknown): string[] {
+  const fn = validator(uri);
+  if (fn(value)) return [];
+  return (fn.errors ?? []).map(formatError);
+}
+
+export function formatError(e: ErrorObject): string {
+  const at = e.instancePath === '' ? '(body)' : e.instancePath;
+  if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
+    const name = (e.params as { unevaluatedProperty?: string; additionalProperty?: string });
+    return `${at}: unknown field ${name.unevaluatedProperty ?? name.additionalProperty}`;
+  }
+  if (e.keyword === 'required') return `${at}: ${(e.params as { missingProperty: string }).missingProperty} is required`;
+  return `${at}: ${e.message ?? e.keyword}`;
+}
+
+/** SHA-256 over every file of spec/ in name order: identifies the spec a report was judged against. */
+export function specHash(): string {
+  const hash = createHash('sha256');
+  const files = ['clauses.yaml', 'interpretations.yaml', 'openapi.yaml', ...schemaFiles().map((f) => `schemas/${f}`)];
+  for (const f of files) {
+    const path = join(specDir, f);
+    if (!existsSync(path)) continue;
+    hash.update(f).update('\0').update(readFileSync(path)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** The upstream spec text, when ../shared/spec sits beside the checkout (it does in CI). */
+export function upstreamSpecText(): string | undefined {
+  const candidates = [
+    process.env['RDX_SPEC_FILE'],
+    join(packageRoot, '..', 'shared', 'spec', 'recruitment-data-exchange-spec.md'),
+  ].filter((p): p is string => typeof p === 'string');
+  for (const p of candidates) if (existsSync(p)) return readFileSync(p, 'utf8');
+  return undefined;
+}
