@@ -6,13 +6,20 @@ import { hideBin } from 'yargs/helpers';
 import { EXIT, UsageError, reportFatal } from '../errors.js';
 
 interface LazyCommand {
+  name: string;
   command: string;
   describe: string;
   load: () => Promise<{ builder: (y: Argv) => Argv; handler: (argv: Record<string, unknown>) => Promise<number> }>;
 }
 
 export const COMMANDS: LazyCommand[] = [
-  { command: 'simulate', describe: 'Start the reference simulator of the whole API', load: () => import('./commands/simulate.js') },
+  { name: 'run', command: 'run', describe: 'Run the conformance suites against a base URL or the bundled simulator', load: () => import('./commands/run.js') },
+  { name: 'list', command: 'list', describe: 'List the cases (id, level, clauses, endpoints, tier)', load: () => import('./commands/list.js') },
+  { name: 'validate', command: 'validate [files..]', describe: 'Check suite files and a config file', load: () => import('./commands/validate.js') },
+  { name: 'init', command: 'init', describe: 'Write a commented target profile (rdx.config.yaml)', load: () => import('./commands/init.js') },
+  { name: 'simulate', command: 'simulate', describe: 'Start the reference simulator of the whole API', load: () => import('./commands/simulate.js') },
+  { name: 'report', command: 'report <reports..>', describe: 'Render report.html and junit.xml from report.json files, merging shards', load: () => import('./commands/report.js') },
+  { name: 'verify', command: 'verify <bundle>', describe: 'Check a certification bundle (bundle.tar.gz) against its manifest, offline', load: () => import('./commands/verify.js') },
 ];
 
 export async function main(argv: string[]): Promise<number> {
@@ -28,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     });
   // Only the command being run is imported (yargs builders are synchronous, so it is loaded up front).
   const wanted = argv.find((a) => !a.startsWith('-'));
-  const selected = COMMANDS.find((c) => c.command === wanted);
+  const selected = COMMANDS.find((c) => c.name === wanted);
   const module = selected ? await selected.load() : undefined;
   for (const c of COMMANDS) {
     cli.command(

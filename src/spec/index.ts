@@ -220,8 +220,12 @@ export function operation(operationId: string): Operation {
   return found;
 }
 
-/** Our own annotation keywords in the schemas: hints for data generation, never validation rules. */
-const ANNOTATIONS = ['x-rdx-format', 'x-rdx-union', 'x-rdx-reference'];
+/**
+ * Our own annotation keywords in the schemas, never validation rules: x-rdx-format (the examples' date format),
+ * x-rdx-union (a union field: never sent with a wrong type), x-rdx-reference (a job offer reference field),
+ * x-rdx-identity (the field that tells one created item from another in a batch).
+ */
+const ANNOTATIONS = ['x-rdx-format', 'x-rdx-union', 'x-rdx-reference', 'x-rdx-identity'];
 
 let ajvCache: Ajv2020 | undefined;
 /** One ajv instance with every schema of spec/schemas compiled once. */
@@ -278,4 +282,45 @@ export function upstreamSpecText(): string | undefined {
   ].filter((p): p is string => typeof p === 'string');
   for (const p of candidates) if (existsSync(p)) return readFileSync(p, 'utf8');
   return undefined;
+}
+
+export interface FieldInfo {
+  name: string;
+  /** JSON types the request schema admits (null admitted means "optional, may be cleared"). */
+  types: string[];
+  union: boolean;
+  identity: boolean;
+  reference: boolean;
+  format?: string;
+}
+
+export interface ResourceInfo {
+  resource: string;
+  fields: FieldInfo[];
+  /** Fields a create item must carry. */
+  required: string[];
+  /** The field that tells one created item from another. */
+  identity: string;
+}
+
+/** The def describing one item a client creates, per resource file. */
+const CREATE_DEF: Record<string, string> = { user: 'replace-item' };
+
+/** Field facts of a resource, read from its schema (fields, or the create def when there is no fields def). */
+export function resourceInfo(resource: string): ResourceInfo {
+  const defs = loadSchema(`${resource}.json`)['$defs'] as Record<string, Record<string, unknown>>;
+  const create = defs[CREATE_DEF[resource] ?? 'create'];
+  if (!create) throw new Error(`rdx: spec/schemas/${resource}.json has no create def`);
+  const props = ((defs['fields'] ?? create)['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const fields: FieldInfo[] = Object.entries(props).map(([name, p]) => ({
+    name,
+    types: Array.isArray(p['type']) ? (p['type'] as string[]) : [String(p['type'] ?? 'string')],
+    union: p['x-rdx-union'] === true,
+    identity: p['x-rdx-identity'] === true,
+    reference: typeof p['x-rdx-reference'] === 'string',
+    ...(typeof p['x-rdx-format'] === 'string' ? { format: p['x-rdx-format'] } : {}),
+  }));
+  const identity = fields.find((f) => f.identity)?.name;
+  if (!identity) throw new Error(`rdx: spec/schemas/${resource}.json marks no field x-rdx-identity`);
+  return { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity };
 }

@@ -1,11 +1,114 @@
-// Placeholder until the simulator lands (issue 3): the command exists so the CLI wiring can be tested.
+// rdx simulate: the reference simulator of the whole API on a local port, until Ctrl-C.
+// The simulator (and faker with it) is imported only when the command runs, so `rdx --help` stays light.
 import type { Argv } from 'yargs';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { simulatorDefault } from '../../spec/index.js';
+import { allPersonas, personaByName, type Persona } from '../../../simulator/personas/index.js';
+
+const ENV_ID = 'RDX_SIM_CLIENT_ID';
+const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';
 
 export function builder(y: Argv): Argv {
-  return y;
+  const names = (kind: Persona['kind']): string => allPersonas(kind).map((p) => p.name).join(', ') || 'none yet';
+  return y
+    .usage('rdx simulate [options]\n\nServes the whole API from generated data (the same seed gives the same data). Stop it with Ctrl-C.')
+    .option('port', { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on (0.0.0.0 in a container)' })
+    .option('seed', { type: 'number', default: 1, describe: 'Seed of the generated data' })
+    .option('records', { type: 'number', default: 1000, describe: 'Seeded records, all resources together (a fifth are ATS job offers)' })
+    .option('page-size', { type: 'number', describe: `Records per list page (default ${String(simulatorDefault<number>('PAGE_SIZE'))})` })
+    .option('client-id', { type: 'string', describe: `Client id the token endpoint accepts; env ${ENV_ID} (default rdx-client)` })
+    .option('client-secret', { type: 'string', describe: `Client secret; prefer env ${ENV_SECRET} (flags show in process lists)` })
+    .option('token-ttl', { type: 'number', describe: 'Token lifetime in seconds (default 3600)' })
+    .option('max-body', { type: 'number', describe: 'Largest request body in bytes; larger is answered 413' })
+    .option('base-path', { type: 'string', describe: 'Mount the API under a path prefix, such as /api/v1' })
+    .option('fault', { type: 'string', describe: `Break the spec on purpose with a fault persona (${names('fault')})` })
+    .option('variant', { type: 'string', describe: `Read an open point another legal way (${names('variant')})` })
+    .option('admin', { type: 'boolean', default: true, describe: 'Serve /__admin/ (health, reset, reseed, journal); --no-admin turns it off' })
+    .option('admin-token', { type: 'string', describe: 'Token the admin surface requires off loopback (generated when not given)' })
+    .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
+    .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port');
 }
 
-export async function handler(): Promise<number> {
-  throw new UsageError('rdx simulate is not built yet');
+function persona(kind: Persona['kind'], name: unknown): Persona | undefined {
+  if (name === undefined) return undefined;
+  const found = personaByName(String(name));
+  if (found?.kind === kind) return found;
+  const known = allPersonas(kind).map((p) => p.name);
+  throw new UsageError(`unknown ${kind} ${JSON.stringify(String(name))}; known ${kind}s: ${known.length > 0 ? known.join(', ') : 'none yet'}`);
+}
+
+function numberOption(argv: Record<string, unknown>, key: string, flag: string): number | undefined {
+  const value = argv[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || Number.isNaN(value)) throw new UsageError(`${flag} must be a number`);
+  return value;
+}
+
+/** A shell word: single-quoted unless plainly safe. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function handler(argv: Record<string, unknown>): Promise<number> {
+  const personas = [persona('fault', argv['fault']), persona('variant', argv['variant'])].filter((p): p is Persona => p !== undefined);
+  const clientId = (argv['clientId'] as string | undefined) ?? process.env[ENV_ID];
+  const flagSecret = argv['clientSecret'] as string | undefined;
+  const clientSecret = flagSecret ?? process.env[ENV_SECRET];
+  const { startSimulator } = await import('../../../simulator/index.js');
+  const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
+  const sim = await startSimulator({
+    host: String(argv['host']),
+    port: numberOption(argv, 'port', '--port'),
+    seed: numberOption(argv, 'seed', '--seed'),
+    records: numberOption(argv, 'records', '--records'),
+    pageSize: numberOption(argv, 'pageSize', '--page-size'),
+    tokenTtl: numberOption(argv, 'tokenTtl', '--token-ttl'),
+    maxBodyBytes: numberOption(argv, 'maxBody', '--max-body'),
+    basePath: argv['basePath'] as string | undefined,
+    admin: argv['admin'] !== false,
+    adminToken: argv['adminToken'] as string | undefined,
+    clientId,
+    clientSecret,
+    personas,
+  });
+  const { options } = sim;
+  const secretText = options.clientSecret === DEFAULT_CLIENT_SECRET
+    ? options.clientSecret
+    : flagSecret !== undefined ? '(from --client-secret)' : `(from ${ENV_SECRET})`;
+  const tokenBody = JSON.stringify({
+    client_id: options.clientId,
+    client_secret: options.clientSecret === DEFAULT_CLIENT_SECRET ? options.clientSecret : '<client secret>',
+    grant_type: 'client_credentials',
+  });
+  const counts = Object.entries(sim.seeded).map(([k, v]) => `${v} ${k}`).join(', ');
+  const lines = [
+    `rdx simulator listening on ${sim.baseUrl}`,
+    `  data:          seed ${options.seed}, ${counts}`,
+    `  client id:     ${options.clientId}`,
+    `  client secret: ${secretText}`,
+    ...(personas.length > 0 ? [`  personas:      ${personas.map((p) => `${p.name} (${p.kind})`).join(', ')}`] : []),
+    `  get a token:   curl -s -X POST ${shellWord(`${sim.baseUrl}/oauth2/token`)} -H 'content-type: application/json' -d ${shellWord(tokenBody)}`,
+    sim.adminUrl
+      ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${sim.adminToken}` : ''}`
+      : '  admin:         off',
+    'Press Ctrl-C to stop.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const signal = await waitForSignal();
+  process.stdout.write(`\n${signal}: stopping the simulator\n`);
+  await sim.close();
+  return EXIT.OK;
 }

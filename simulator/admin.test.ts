@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { createFaker, jobOffer } from '../src/data/factories.js';
+import type { JournalEntry } from './journal.js';
+import { maskHeaders, maskSecrets } from './journal.js';
+import { resolveOptions } from './options.js';
+import { Client, items, startTest, type Harness } from './test-support.js';
+
+describe('simulator: admin surface', () => {
+  let t: Harness;
+  let admin: Client;
+  before(async () => {
+    t = await startTest({ journalSize: 5 }, false);
+    admin = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
+  });
+  after(async () => {
+    await admin.close();
+    await t.close();
+  });
+
+  it('reports health with the seed and record counts', async () => {
+    const res = await admin.get('/health');
+    expect(res.status).to.equal(200);
+    const health = items(res)[0];
+    expect(health).to.include({ status: 'up', seed: 1, records: 100 });
+    expect(health?.['counts']).to.deep.equal(t.sim.store.counts());
+  });
+
+  it('journals requests with secrets and tokens masked', async () => {
+    const token = await t.client.login();
+    await t.client.get('/ats/job-offers?reference=JO-2026-000001');
+    const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
+    const text = JSON.stringify(entries);
+    expect(text).not.to.include('rdx-secret');
+    expect(text).not.to.include(token);
+    const login = entries.find((e) => e.operationId === 'requestToken');
+    expect(login?.requestBody).to.include('"client_secret":"***"');
+    expect(login?.responseBody).to.include('"access_token":"***"');
+    const list = entries.find((e) => e.operationId === 'listJobOffers');
+    expect(list).to.include({ method: 'GET', path: '/ats/job-offers?reference=JO-2026-000001', status: 200, clientId: 'rdx-client' });
+    expect(list?.requestHeaders['authorization']).to.equal('Bearer ***');
+    expect(list?.latencyMs).to.be.a('number');
+  });
+
+  it('keeps only the newest entries (a ring)', async () => {
+    for (let i = 0; i < 8; i++) await t.client.get(`/ats/job-offers?reference=R${i}`);
+    const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
+    expect(entries.map((e) => e.path)).to.deep.equal([3, 4, 5, 6, 7].map((i) => `/ats/job-offers?reference=R${i}`));
+    expect(items(await admin.get('/journal?limit=2'))).to.have.length(2);
+  });
+
+  it('resets to the seed data', async () => {
+    const seeded = t.sim.store.jobOffers.values();
+    await t.client.post('/ats/job-offers', [jobOffer(createFaker(1), { reference: 'JO-ADMIN-1' })]);
+    expect(t.sim.store.jobOffers.size).to.equal(seeded.length + 1);
+    expect((await admin.send('POST', '/reset')).status).to.equal(200);
+    expect(t.sim.store.jobOffers.values()).to.deep.equal(seeded);
+    expect(t.sim.journal.size).to.equal(0);
+    expect((await t.client.get('/ats/job-offers')).status, 'tokens survive a reset').to.equal(200);
+  });
+
+  it('reseeds with another seed and volume, and refuses bad values', async () => {
+    const res = await admin.post('/reseed', { seed: 9, records: 50 });
+    expect(res.status).to.equal(200);
+    expect(t.sim.store.jobOffers.size).to.equal(10);
+    const bad = await admin.post('/reseed', { seed: -1, records: 'many' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.errors).to.have.length(2);
+    expect((await admin.get('/reseed')).status).to.equal(405);
+    expect((await admin.get('/nothing')).status).to.equal(404);
+  });
+
+  it('mints a token that has already expired, refused as invalid_token', async () => {
+    const minted = await admin.send('POST', '/expired-token');
+    expect(minted.status).to.equal(200);
+    const token = (items(minted)[0] as { access_token: string }).access_token;
+    const res = await t.client.get('/ats/job-offers', { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).to.equal(401);
+    expect(res.headers['www-authenticate']).to.include('error="invalid_token"');
+    const direct = await t.client.get('/ats/job-offers', { headers: { authorization: `Bearer ${t.sim.expiredToken()}` } });
+    expect(direct.status).to.equal(401);
+  });
+
+  it('masks secrets in form bodies, queries and credential headers', () => {
+    expect(maskSecrets('client_id=a&client_secret=s3cr3t&x=1')).to.equal('client_id=a&client_secret=***&x=1');
+    expect(maskSecrets('/ats/job-offers?access_token=abc&b=2')).to.equal('/ats/job-offers?access_token=***&b=2');
+    expect(maskSecrets('{"client_secret" : "a\\"b", "n": 1}')).to.equal('{"client_secret" : "***", "n": 1}');
+    expect(maskHeaders({ authorization: 'Bearer xyz', cookie: 'a=b', accept: '*/*' })).to.deep.equal({ authorization: 'Bearer ***', cookie: '***', accept: '*/*' });
+  });
+});
+
+describe('simulator: admin surface switched off or guarded', () => {
+  it('answers 404 under /__admin/ when admin is off', async () => {
+    const t = await startTest({ admin: false }, false);
+    expect(t.sim.adminUrl).to.equal(undefined);
+    const res = await t.client.get('/__admin/health');
+    expect(res.status).to.equal(404);
+    expect(res.body.errors).to.be.an('array');
+    await t.close();
+  });
+
+  it('requires the admin token when one is set, except for health', async () => {
+    const t = await startTest({ adminToken: 'let-me-in' }, false);
+    const refused = await t.client.get('/__admin/journal');
+    expect(refused.status).to.equal(401);
+    expect(refused.body.errors).to.be.an('array');
+    const allowed = await t.client.get('/__admin/journal', { headers: { 'x-rdx-admin-token': 'let-me-in' } });
+    expect(allowed.status).to.equal(200);
+    expect((await t.client.send('POST', '/__admin/reset', { headers: { 'x-rdx-admin-token': 'wrong' } })).status).to.equal(401);
+    expect((await t.client.get('/__admin/health')).status).to.equal(200);
+    await t.close();
+  });
+
+  it('generates an admin token for a host beyond loopback (options only: tests listen on loopback)', () => {
+    expect(resolveOptions({ host: '0.0.0.0' }).adminToken).to.match(/^[A-Za-z0-9_-]{24}$/);
+    expect(resolveOptions({ host: '0.0.0.0', admin: false }).adminToken).to.equal(undefined);
+    expect(resolveOptions({ host: '127.0.0.1' }).adminToken).to.equal(undefined);
+    expect(resolveOptions({ host: '::1' }).adminToken).to.equal(undefined);
+  });
+});

@@ -1,0 +1,114 @@
+// The admin surface under /__admin/: not part of the API the spec describes, and never mounted under the base
+// path. Health, reset to the seed, reseed, and the request journal. When the simulator listens beyond loopback,
+// every admin request but health (which container health checks call) must carry the admin token in
+// X-Rdx-Admin-Token.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { secretsEqual } from './auth.js';
+import type { JsonObject } from './context.js';
+import { errorBody } from './envelope.js';
+import type { JournalEntry } from './journal.js';
+import { MAX_RECORDS } from './options.js';
+import { rules, type Outcome } from './rules.js';
+import type { SeedCounts } from './seed.js';
+import { readBody } from './server.js';
+
+export const ADMIN_PREFIX = '/__admin/';
+export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
+
+export interface AdminTarget {
+  adminToken: string | undefined;
+  maxBodyBytes: number;
+  health(): JsonObject;
+  reset(): SeedCounts;
+  reseed(seed: number, records: number): SeedCounts;
+  current(): { seed: number; records: number };
+  journal(limit?: number): JournalEntry[];
+  expiredToken(): string;
+}
+
+type Answer = { outcome: Outcome; body: JsonObject; headers?: Record<string, string> };
+
+const ROUTES: Readonly<Record<string, string>> = { health: 'GET', reset: 'POST', reseed: 'POST', journal: 'GET', 'expired-token': 'POST' };
+
+function fail(outcome: Outcome, message: string, headers?: Record<string, string>): Answer {
+  return { outcome, body: errorBody(message), ...(headers ? { headers } : {}) };
+}
+
+function whole(value: unknown, name: string, max: number): number | string {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max
+    ? (value as number)
+    : `${name} must be an integer from 0 to ${max}`;
+}
+
+async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer> {
+  let body: JsonObject = {};
+  const raw = await readBody(req, target.maxBodyBytes);
+  if (!raw) return fail('payloadTooLarge', 'The request body is too large.', { connection: 'close' });
+  if (raw.length > 0) {
+    try {
+      const parsed: unknown = JSON.parse(raw.toString('utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('validation', 'The body must be an object {seed, records}.');
+      body = parsed as JsonObject;
+    } catch {
+      return fail('malformedJson', 'The body is not well-formed JSON.');
+    }
+  }
+  const current = target.current();
+  const seed = whole(body['seed'] ?? current.seed, 'seed', Number.MAX_SAFE_INTEGER);
+  const records = whole(body['records'] ?? current.records, 'records', MAX_RECORDS);
+  const problems = [seed, records].filter((v): v is string => typeof v === 'string');
+  if (problems.length > 0) return { outcome: 'validation', body: errorBody('The reseed request is not valid.', problems) };
+  const counts = target.reseed(seed as number, records as number);
+  return { outcome: 'ok', body: { message: `Reseeded with seed ${String(seed)}, ${String(records)} records.`, data: [counts] } };
+}
+
+async function answer(target: AdminTarget, req: IncomingMessage, name: string, query: URLSearchParams): Promise<Answer> {
+  if (target.adminToken !== undefined && name !== 'health') {
+    const given = req.headers[ADMIN_TOKEN_HEADER];
+    if (typeof given !== 'string' || !secretsEqual(target.adminToken, given)) {
+      return fail('unauthorized', `The admin surface needs the admin token in the ${ADMIN_TOKEN_HEADER} header.`);
+    }
+  }
+  const method = ROUTES[name];
+  if (!method) return fail('notFound', `No admin endpoint ${ADMIN_PREFIX}${name}; there are ${Object.keys(ROUTES).join(', ')}.`);
+  if (req.method !== method) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${method}.`, { allow: method });
+  switch (name) {
+    case 'health':
+      return { outcome: 'ok', body: { message: 'The simulator is up.', data: [target.health()] } };
+    case 'reset': {
+      const counts = target.reset();
+      const { seed, records } = target.current();
+      return { outcome: 'ok', body: { message: `Store reset to seed ${seed} (${records} records); journal emptied.`, data: [counts] } };
+    }
+    case 'reseed':
+      return reseed(target, req);
+    case 'expired-token':
+      return { outcome: 'ok', body: { message: 'An access token that has already expired.', data: [{ access_token: target.expiredToken() }] } };
+    default: {
+      const limitText = query.get('limit');
+      const limit = limitText === null ? undefined : Number(limitText);
+      if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) return fail('validation', 'limit must be a whole number.');
+      const entries = target.journal(limit);
+      return { outcome: 'ok', body: { message: `${entries.length} recent requests, oldest first.`, data: entries } };
+    }
+  }
+}
+
+export async function handleAdmin(target: AdminTarget, req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams): Promise<void> {
+  let result: Answer;
+  try {
+    result = await answer(target, req, rawPath.slice(ADMIN_PREFIX.length), query);
+  } catch (error) {
+    if (res.destroyed) return;
+    result = { outcome: 'validation', body: errorBody(`The admin request failed: ${(error as Error).message}`) };
+  }
+  const body = JSON.stringify(result.body);
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(rules().status[result.outcome], {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': String(Buffer.byteLength(body)),
+    ...(result.headers ?? {}),
+  });
+  res.end(body);
+}

@@ -1,0 +1,62 @@
+// What every stage of the request pipeline, every handler and every persona hook sees.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Operation } from '../src/spec/index.js';
+import type { ResolvedOptions } from './options.js';
+import type { Outcome } from './rules.js';
+import type { Store } from './store.js';
+import type { TokenStore } from './auth.js';
+
+export type JsonObject = Record<string, unknown>;
+
+/** The pipeline stage a request reached: route → authenticate → body → handler. */
+export type Stage = 'request' | 'route' | 'authenticate' | 'body' | 'handler';
+
+export interface SimResponse {
+  status: number;
+  /** What the response means, as named in interpretation STATUS_CODES ('internal' for the simulator's own fault). */
+  outcome: Outcome | 'internal';
+  headers: Record<string, string>;
+  /** A JSON body; serialized after the afterHandler hooks. */
+  body: JsonObject;
+}
+
+/** Bytes on the wire, for a serialize hook that wants to send something other than the JSON of the body. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+export type AuthVerdict =
+  | { ok: true; clientId: string }
+  | { ok: false; reason: 'missing' | 'invalid' | 'expired' | 'query' };
+
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  /** The path as received, query excluded. */
+  readonly rawPath: string;
+  /** The path below the base path: what the routes of spec/openapi.yaml are matched against. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly store: Store;
+  readonly tokens: TokenStore;
+  readonly options: ResolvedOptions;
+  /** The simulator's base URL (origin and base path), for links when the Host header cannot be used. */
+  readonly baseUrl: string;
+  stage: Stage;
+  /** The operation the route names, once routed. */
+  operation: Operation | undefined;
+  /** Decoded path parameters ({id}, {name}). */
+  params: Record<string, string>;
+  /** The client id of the bearer token, once authenticated. */
+  clientId: string | undefined;
+  /** The request body as received (before parsing), when there is one. */
+  rawBody: Buffer | undefined;
+  /** The parsed body; for single-object bodies validated and with null fields removed. */
+  body: unknown;
+  /** Undoes every store write this request made (nothing before the handler ran). */
+  rollback(): void;
+}

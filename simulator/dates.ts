@@ -1,0 +1,77 @@
+// ISO 8601 dates as the simulator reads them: in request bodies (fields annotated x-rdx-format in spec/schemas)
+// and in the date filters of the lists.
+import { SCHEMA_BASE, loadSchema } from '../src/spec/index.js';
+
+export const DAY_MS = 86_400_000;
+
+export interface ParsedDate {
+  /** Milliseconds since the epoch; a date without a zone is read as UTC. */
+  ms: number;
+  /** A calendar date (YYYY-MM-DD) rather than a date-time. */
+  dateOnly: boolean;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Reads `2026-03-01` or `2026-03-01T09:00:00Z` (also with an offset, a fraction, or no seconds); else undefined. */
+export function parseIsoDate(text: string): ParsedDate | undefined {
+  const date = DATE.exec(text);
+  const parts = date ?? DATE_TIME.exec(text);
+  if (!parts) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone = 'Z'] = parts;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  let offsetMinutes = 0;
+  if (zone !== 'Z' && zone !== 'z') {
+    const digits = zone.slice(1).replace(':', '');
+    const hours = Number(digits.slice(0, 2));
+    const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0;
+    if (hours > 23 || minutes > 59) return undefined;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+  }
+  const millis = fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0;
+  const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), millis) - offsetMinutes * 60_000;
+  return { ms, dateOnly: date !== null };
+}
+
+export type DateFormat = 'date' | 'date-time';
+
+/** Whether a value is acceptable for a field annotated with the format: a date field takes a date-time too. */
+export function matchesFormat(text: string, format: DateFormat): boolean {
+  const parsed = parseIsoDate(text);
+  return parsed !== undefined && (format === 'date' || !parsed.dateOnly);
+}
+
+export function formatHint(format: DateFormat): string {
+  return format === 'date'
+    ? 'an ISO 8601 date (YYYY-MM-DD) or date-time'
+    : 'an ISO 8601 date-time such as 2026-03-01T09:00:00Z';
+}
+
+const formatsByFile = new Map<string, ReadonlyMap<string, DateFormat>>();
+
+/** The fields of a schema file annotated `x-rdx-format`, for the schema URI of any of its definitions. */
+export function dateFieldsOf(schemaUri: string): ReadonlyMap<string, DateFormat> {
+  const file = schemaUri.slice(SCHEMA_BASE.length).split('#')[0] ?? '';
+  let found = formatsByFile.get(file);
+  if (found) return found;
+  const fields = new Map<string, DateFormat>();
+  const defs = (loadSchema(file)['$defs'] ?? {}) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+  for (const def of Object.values(defs)) {
+    for (const [name, property] of Object.entries(def.properties ?? {})) {
+      const format = property['x-rdx-format'];
+      if (format === 'date' || format === 'date-time') fields.set(name, format);
+    }
+  }
+  found = fields;
+  formatsByFile.set(file, found);
+  return found;
+}

@@ -1,0 +1,169 @@
+// The reference simulator of the Recruitment Data Exchange Service: startSimulator() serves the whole API on
+// node:http from an in-memory store seeded with generated data. See simulator/README.md.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { UsageError } from '../src/errors.js';
+import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js';
+import { TokenStore } from './auth.js';
+import { errorBody } from './envelope.js';
+import { Journal } from './journal.js';
+import { MAX_RECORDS, integer, resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options.js';
+import { rules } from './rules.js';
+import { seedStore, type SeedCounts } from './seed.js';
+import { Pipeline, type PipelineState } from './server.js';
+import { Store } from './store.js';
+
+export type { SimulatorOptions, ResolvedOptions } from './options.js';
+export type { Persona } from './personas/types.js';
+export type { SeedCounts } from './seed.js';
+export type { Store } from './store.js';
+export type { Journal, JournalEntry } from './journal.js';
+export { allPersonas, personaByName } from './personas/index.js';
+
+export interface Simulator {
+  /** The spec's {base_url}: origin plus the base path. */
+  readonly baseUrl: string;
+  /** Where the admin surface answers; undefined when it is off. */
+  readonly adminUrl: string | undefined;
+  /** The token the admin surface requires (X-Rdx-Admin-Token); undefined on loopback. */
+  readonly adminToken: string | undefined;
+  readonly options: ResolvedOptions;
+  readonly store: Store;
+  readonly journal: Journal;
+  /** Records seeded, per resource. */
+  readonly seeded: SeedCounts;
+  /** Stops listening and ends every connection, keep-alive ones included. */
+  close(): Promise<void>;
+  /** Back to the seeded data (the current seed and volume) with an empty journal; tokens stay valid. */
+  reset(): void;
+  /** New seed data; also becomes what reset() returns to. */
+  reseed(seed: number, records: number): SeedCounts;
+  /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
+  expiredToken(): string;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** A request node:http could not parse never reaches the pipeline; it still gets the JSON error body. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(errorBody(`The HTTP request could not be read: ${STATUS_CODES[status] ?? 'bad request'}.`));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  rules();
+  const resolved = resolveOptions(options);
+  const store = new Store();
+  const journal = new Journal(resolved.journalSize);
+  const tokens = new TokenStore(resolved.now);
+  let current = { seed: resolved.seed, records: resolved.records };
+  let seeded = seedStore(store, current.seed, current.records);
+  const startedAt = resolved.now();
+
+  const state: PipelineState = { options: resolved, store, tokens, journal, baseUrl: '' };
+  const pipeline = new Pipeline(state);
+  const reseed = (seed: number, records: number): SeedCounts => {
+    current = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
+    seeded = seedStore(store, current.seed, current.records);
+    journal.clear();
+    return seeded;
+  };
+  const admin: AdminTarget = {
+    adminToken: resolved.adminToken,
+    maxBodyBytes: resolved.maxBodyBytes,
+    health: () => ({
+      status: 'up',
+      uptimeSeconds: Math.round((resolved.now() - startedAt) / 1000),
+      seed: current.seed,
+      records: current.records,
+      counts: store.counts(),
+      tokens: tokens.size,
+      journal: journal.size,
+      personas: resolved.personas.map((p) => p.name),
+      basePath: resolved.basePath,
+    }),
+    reset: () => reseed(current.seed, current.records),
+    reseed,
+    current: () => current,
+    journal: (limit) => journal.entries(limit),
+    expiredToken: () => tokens.issueExpired(resolved.clientId),
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const work = resolved.admin && rawPath.startsWith(ADMIN_PREFIX)
+      ? handleAdmin(admin, req, res, rawPath, query)
+      : pipeline.handle(req, res, rawPath, query);
+    work?.catch((error: unknown) => {
+      process.stderr.write(`rdx simulator: ${(error as Error).message}\n`);
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody('The simulator failed on this request.')));
+      }
+    });
+  };
+
+  const server = createServer({
+    headersTimeout: resolved.headersTimeoutMs,
+    requestTimeout: resolved.requestTimeoutMs,
+    keepAliveTimeout: 5_000,
+  }, listener);
+  server.on('clientError', answerClientError);
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error & { code?: string }): void => {
+      const where = `${resolved.host}:${resolved.port}`;
+      if (error.code === 'EADDRINUSE') reject(new UsageError(`cannot listen on ${where}: the port is in use`));
+      else if (error.code === 'EACCES') reject(new UsageError(`cannot listen on ${where}: permission denied`));
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new UsageError(`cannot listen on ${where}: no such address`));
+      else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : resolved.port;
+  const origin = `http://${urlHost(resolved.host)}:${port}`;
+  state.baseUrl = `${origin}${resolved.basePath}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: state.baseUrl,
+    adminUrl: resolved.admin ? `${origin}${ADMIN_PREFIX}` : undefined,
+    adminToken: resolved.adminToken,
+    options: resolved,
+    store,
+    journal,
+    get seeded() {
+      return seeded;
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+    reset() {
+      admin.reset();
+    },
+    reseed,
+    expiredToken: admin.expiredToken,
+  };
+}

@@ -1,0 +1,130 @@
+// The simulator's options: defaults (from the interpretation register where it has one), then each persona's
+// options, then the caller's. Bad values are a usage error with a clear message.
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { UsageError } from '../src/errors.js';
+import type { Persona } from './personas/types.js';
+import { rules } from './rules.js';
+
+export interface SimulatorOptions {
+  /** Interface to listen on; 127.0.0.1 by default. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Seed of the generated data: one seed, the same data. */
+  seed?: number;
+  /** Volume of seeded records, all resources together (a fifth of them ATS job offers). */
+  records?: number;
+  /** Records a list page holds (interpretation PAGE_SIZE by default). */
+  pageSize?: number;
+  clientId?: string;
+  clientSecret?: string;
+  /** Token lifetime in seconds (expires_in). */
+  tokenTtl?: number;
+  /** Largest request body accepted (interpretation LIMITS by default); larger is answered 413. */
+  maxBodyBytes?: number;
+  /** A path prefix the whole API is mounted under, such as /api/v1; '' by default. */
+  basePath?: string;
+  /** Serve /__admin/ (health, reset, reseed, journal); true by default. */
+  admin?: boolean;
+  /** Token the admin surface requires; generated when the host is not a loopback address. */
+  adminToken?: string;
+  /** Fault personas and legal variants, applied in order. */
+  personas?: readonly Persona[];
+  /** The clock in ms since the epoch (token expiry, journal times); tests inject one. */
+  now?: () => number;
+  /** Requests the journal keeps. */
+  journalSize?: number;
+  /** Time allowed to receive a request's headers, and the whole request (slow clients are cut off). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** What a persona may set: everything but personas and the clock. */
+export type PersonaOptions = Omit<SimulatorOptions, 'personas' | 'now'>;
+
+export interface ResolvedOptions {
+  host: string;
+  port: number;
+  seed: number;
+  records: number;
+  pageSize: number;
+  clientId: string;
+  clientSecret: string;
+  tokenTtl: number;
+  maxBodyBytes: number;
+  basePath: string;
+  admin: boolean;
+  /** Undefined when the admin surface needs no token (loopback host). */
+  adminToken: string | undefined;
+  personas: readonly Persona[];
+  now: () => number;
+  journalSize: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_CLIENT_ID = 'rdx-client';
+/** The demo secret: printed at start-up, never used where --client-secret or the environment gives another. */
+export const DEFAULT_CLIENT_SECRET = 'rdx-secret';
+/** Kept within Node's default heap: a million records take about 0.5 GiB of it. */
+export const MAX_RECORDS = 2_000_000;
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+export function integer(name: string, value: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`simulator option ${name} must be an integer from ${min} to ${max}, not ${String(value)}`);
+  }
+  return value;
+}
+
+function text(name: string, value: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`simulator option ${name} must be a non-empty string`);
+  return value;
+}
+
+function basePath(value: string): string {
+  if (value === '' || value === '/') return '';
+  if (!/^(\/[A-Za-z0-9\-._~%!$&'()*+,;=:@]+)+$/.test(value)) {
+    throw new UsageError(`simulator option basePath must look like /api/v1 (starting with /, no trailing /, no query), not ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function defined(options: SimulatorOptions | PersonaOptions): Partial<SimulatorOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<SimulatorOptions>;
+}
+
+export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
+  const personas = options.personas ?? [];
+  const merged: SimulatorOptions = {};
+  for (const persona of personas) Object.assign(merged, defined(persona.options ?? {}));
+  Object.assign(merged, defined(options));
+  const r = rules();
+  const host = text('host', merged.host ?? '127.0.0.1');
+  const admin = merged.admin ?? true;
+  return {
+    host,
+    port: integer('port', merged.port ?? 0, 0, 65_535),
+    seed: integer('seed', merged.seed ?? 1, 0, Number.MAX_SAFE_INTEGER),
+    records: integer('records', merged.records ?? 1000, 0, MAX_RECORDS),
+    pageSize: integer('pageSize', merged.pageSize ?? r.pageSize, 1, 10_000),
+    clientId: text('clientId', merged.clientId ?? DEFAULT_CLIENT_ID),
+    clientSecret: text('clientSecret', merged.clientSecret ?? DEFAULT_CLIENT_SECRET),
+    tokenTtl: integer('tokenTtl', merged.tokenTtl ?? 3600, 1, 31_536_000),
+    maxBodyBytes: integer('maxBodyBytes', merged.maxBodyBytes ?? r.maxBodyBytes, 1, 1 << 30),
+    basePath: basePath(merged.basePath ?? ''),
+    admin,
+    adminToken: merged.adminToken !== undefined
+      ? text('adminToken', merged.adminToken)
+      : admin && !isLoopback(host) ? randomBytes(18).toString('base64url') : undefined,
+    personas,
+    now: options.now ?? Date.now,
+    journalSize: integer('journalSize', merged.journalSize ?? 500, 0, 100_000),
+    headersTimeoutMs: integer('headersTimeoutMs', merged.headersTimeoutMs ?? 10_000, 1, 600_000),
+    requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
+  };
+}

@@ -1,0 +1,45 @@
+// A persona changes how the simulator behaves: a fault (it breaks clauses of the spec on purpose, so the harness
+// can be seen to catch it) or a variant (a legal reading of an open point other than the default). Each is one
+// small module under personas/faults/ or personas/variants/, listed in personas/index.ts.
+//
+// A persona is options plus hooks around the pipeline  route → authenticate → body → handler → serialize:
+//   onRequest      before routing; return a response to answer at once (for example a 503 for every request).
+//   authenticate   sees the verdict on the bearer token and may return another (accept any token).
+//   beforeHandler  the request is routed, authenticated and its body parsed and validated (ctx.body); return a
+//                  response to answer instead of the handler, or change ctx.body.
+//   afterHandler   every response, including those refused before the handler (ctx.stage says where it
+//                  stopped); change res in place or return a replacement. ctx.rollback() undoes the request's
+//                  store writes, so "PATCH not persisted" or "all-or-nothing batches" are a line or two.
+//   serialize      return bytes to send instead of the JSON of the body (HTML error pages, broken JSON), or
+//                  'sent' after writing to ctx.res yourself (a reset connection).
+// Hooks of several personas run in the order given; the first response returned by onRequest, beforeHandler or
+// serialize wins. A hook may be async (a slow response); the store write it follows is already done.
+import type { PersonaOptions } from '../options.js';
+import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../context.js';
+
+export type { AuthVerdict, RawResponse, RequestContext, SimResponse };
+export type { JsonObject, Stage } from '../context.js';
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface PersonaHooks {
+  onRequest?(ctx: RequestContext): Awaitable<SimResponse | void>;
+  authenticate?(ctx: RequestContext, verdict: AuthVerdict): Awaitable<AuthVerdict>;
+  beforeHandler?(ctx: RequestContext): Awaitable<SimResponse | void>;
+  afterHandler?(ctx: RequestContext, res: SimResponse): Awaitable<SimResponse | void>;
+  serialize?(ctx: RequestContext, res: SimResponse): Awaitable<RawResponse | 'sent' | void>;
+}
+
+export interface Persona {
+  /** The name given to --fault or --variant (kebab-case). */
+  name: string;
+  kind: 'fault' | 'variant';
+  /** One sentence: what the persona does differently. */
+  description: string;
+  /** Clause ids of spec/clauses.yaml a fault breaks: exactly these should go red in a harness run. */
+  breaks?: string[];
+  /** Interpretation ids of spec/interpretations.yaml a variant reads differently from the default. */
+  interprets?: string[];
+  options?: PersonaOptions;
+  hooks: PersonaHooks;
+}

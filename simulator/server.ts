@@ -1,0 +1,356 @@
+// The request pipeline: route → authenticate → body → handler → serialize, with the personas' hooks around it.
+// Every answer is the spec's JSON envelope; a refusal is thrown as a SimError from whichever stage refuses, and
+// anything else thrown is the simulator's own fault (500, logged), never a crash or a stack trace on the wire.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { operations, type Operation } from '../src/spec/index.js';
+import { bearerToken, type TokenStore } from './auth.js';
+import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
+import { SimError, errorBody } from './envelope.js';
+import { HANDLERS } from './handlers/index.js';
+import { Journal, maskSecrets } from './journal.js';
+import type { ResolvedOptions } from './options.js';
+import type { PersonaHooks } from './personas/types.js';
+import { Router } from './router.js';
+import { rules } from './rules.js';
+import type { Store } from './store.js';
+import { checkBody } from './validate.js';
+
+export interface PipelineState {
+  readonly options: ResolvedOptions;
+  readonly store: Store;
+  readonly tokens: TokenStore;
+  readonly journal: Journal;
+  baseUrl: string;
+}
+
+/** The request ended before its body did (the client went away); nothing is answered. */
+class ClientGone extends Error {}
+
+/** Reads a body up to limit bytes; undefined as soon as it is larger (the rest is never buffered). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        req.pause();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (): void => {
+      done();
+      reject(new ClientGone());
+    };
+    const onClose = (): void => {
+      if (!req.complete) onError();
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+const CHALLENGE = 'Bearer realm="rdx"';
+const REFUSALS: Readonly<Record<Exclude<AuthVerdict, { ok: true }>['reason'], { message: string; challenge: string }>> = {
+  missing: {
+    message: 'A bearer token is required: send Authorization: Bearer <access_token>, with a token from POST /oauth2/token.',
+    challenge: CHALLENGE,
+  },
+  query: {
+    message: 'The access token must be sent in the Authorization header; an access_token query parameter is not accepted.',
+    challenge: CHALLENGE,
+  },
+  invalid: {
+    message: 'The access token is not valid.',
+    challenge: `${CHALLENGE}, error="invalid_token", error_description="The access token is not valid"`,
+  },
+  expired: {
+    message: 'The access token has expired; request a new one.',
+    challenge: `${CHALLENGE}, error="invalid_token", error_description="The access token expired"`,
+  },
+};
+
+/** Operation kinds that never write, so they need no transaction. */
+const READ_ONLY: ReadonlySet<string> = new Set(['get', 'list']);
+
+export class Pipeline {
+  private readonly router = new Router(operations());
+  private readonly hooks: readonly PersonaHooks[];
+  /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
+  private readonly copyForHooks: boolean;
+
+  constructor(private readonly state: PipelineState) {
+    const missing = operations().filter((op) => !HANDLERS[op.operationId]).map((op) => op.operationId);
+    if (missing.length > 0) throw new Error(`rdx simulator: no handler for ${missing.join(', ')}`);
+    this.hooks = state.options.personas.map((p) => p.hooks);
+    this.copyForHooks = this.hooks.some((h) => h.afterHandler || h.serialize);
+  }
+
+  /** The API path of a request path, or undefined when it lies outside the base path. */
+  apiPath(rawPath: string): string | undefined {
+    const base = this.state.options.basePath;
+    if (base === '') return rawPath;
+    return rawPath.startsWith(`${base}/`) ? rawPath.slice(base.length) : undefined;
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams): void | Promise<void> {
+    const started = performance.now();
+    const arrivedAt = this.state.options.now();
+    const path = this.apiPath(rawPath);
+    let undo: (() => void) | undefined;
+    const ctx: RequestContext = {
+      req, res, method: req.method ?? 'GET', rawPath, path: path ?? rawPath, query, headers: req.headers,
+      store: this.state.store, tokens: this.state.tokens, options: this.state.options, baseUrl: this.state.baseUrl,
+      stage: 'request', operation: undefined, params: {}, clientId: undefined, rawBody: undefined, body: undefined,
+      rollback: () => undo?.(),
+    };
+    // The handler stage hands over its transaction's undo, which ctx.rollback() then runs.
+    const setUndo = (fn: () => void): void => {
+      undo = fn;
+    };
+    const fail = (error: unknown): SimResponse => {
+      ctx.rollback();
+      return this.failure(ctx, error);
+    };
+    if (this.hooks.length > 0) return this.handleWithHooks(ctx, path, setUndo, fail, started, arrivedAt);
+    // Without personas nothing is awaited unless a body has to be read: a GET is answered in the same tick.
+    let produced: SimResponse | Promise<SimResponse>;
+    try {
+      produced = this.produce(ctx, path, setUndo);
+    } catch (error) {
+      produced = fail(error);
+    }
+    if (!(produced instanceof Promise)) {
+      this.write(ctx, this.serialize(produced), started, arrivedAt);
+      return;
+    }
+    return produced.then(
+      (response) => this.write(ctx, this.serialize(response), started, arrivedAt),
+      (error: unknown) => {
+        if (!(error instanceof ClientGone)) this.write(ctx, this.serialize(fail(error)), started, arrivedAt);
+      },
+    );
+  }
+
+  private async handleWithHooks(
+    ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void,
+    fail: (error: unknown) => SimResponse, started: number, arrivedAt: number,
+  ): Promise<void> {
+    let response: SimResponse;
+    try {
+      response = await this.produceWithHooks(ctx, path, setUndo);
+    } catch (error) {
+      if (error instanceof ClientGone) return;
+      response = fail(error);
+    }
+    let raw: RawResponse | 'sent';
+    try {
+      raw = await this.serializeWithHooks(ctx, await this.after(ctx, response));
+    } catch (error) {
+      raw = this.serialize(fail(error));
+    }
+    this.write(ctx, raw, started, arrivedAt);
+  }
+
+  /** The pipeline without personas. */
+  private produce(ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void): SimResponse | Promise<SimResponse> {
+    ctx.stage = 'route';
+    const op = this.route(ctx, path);
+    ctx.stage = 'authenticate';
+    if (op.kind !== 'token') this.admit(ctx, this.verdict(ctx));
+    ctx.stage = 'body';
+    if (op.requestSchema) return this.readRequestBody(ctx, op).then(() => this.runHandler(ctx, op, setUndo));
+    return this.runHandler(ctx, op, setUndo);
+  }
+
+  /** The same stages as produce(), with the personas' hooks between them. */
+  private async produceWithHooks(ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void): Promise<SimResponse> {
+    for (const hooks of this.hooks) {
+      const early = await hooks.onRequest?.(ctx);
+      if (early) return early;
+    }
+    ctx.stage = 'route';
+    const op = this.route(ctx, path);
+    ctx.stage = 'authenticate';
+    if (op.kind !== 'token') {
+      let verdict = this.verdict(ctx);
+      for (const hooks of this.hooks) if (hooks.authenticate) verdict = await hooks.authenticate(ctx, verdict);
+      this.admit(ctx, verdict);
+    }
+    ctx.stage = 'body';
+    if (op.requestSchema) await this.readRequestBody(ctx, op);
+    for (const hooks of this.hooks) {
+      const early = await hooks.beforeHandler?.(ctx);
+      if (early) return early;
+    }
+    return this.runHandler(ctx, op, setUndo);
+  }
+
+  private runHandler(ctx: RequestContext, op: Operation, setUndo: (undo: () => void) => void): SimResponse {
+    ctx.stage = 'handler';
+    const handler = HANDLERS[op.operationId] as (ctx: RequestContext) => SimResponse;
+    if (READ_ONLY.has(op.kind)) return handler(ctx);
+    const tx = this.state.store.transaction(() => handler(ctx));
+    setUndo(tx.undo);
+    return tx.result;
+  }
+
+  private route(ctx: RequestContext, path: string | undefined): Operation {
+    const match = path === undefined ? { kind: 'none' as const } : this.router.match(ctx.method, path);
+    switch (match.kind) {
+      case 'found':
+        ctx.operation = match.operation;
+        ctx.params = match.params;
+        return match.operation;
+      case 'method':
+        throw new SimError('methodNotAllowed', `${ctx.rawPath} does not take ${ctx.method}; it takes ${match.allow.join(', ')}.`, undefined, {
+          allow: match.allow.join(', '),
+        });
+      case 'bad':
+        throw new SimError('validation', `The path is malformed: ${match.message}.`);
+      case 'none':
+        throw new SimError('notFound', `No such endpoint: ${ctx.method} ${ctx.rawPath}.`);
+    }
+  }
+
+  private verdict(ctx: RequestContext): AuthVerdict {
+    const header = ctx.headers.authorization;
+    const token = bearerToken(header);
+    if (token !== undefined) {
+      const check = this.state.tokens.check(token);
+      return check.ok ? { ok: true, clientId: check.clientId } : { ok: false, reason: check.reason };
+    }
+    if (header && /^Bearer(\s|$)/i.test(header)) return { ok: false, reason: 'invalid' };
+    return { ok: false, reason: ctx.query.has('access_token') ? 'query' : 'missing' };
+  }
+
+  private admit(ctx: RequestContext, verdict: AuthVerdict): void {
+    if (!verdict.ok) {
+      const refusal = REFUSALS[verdict.reason];
+      throw new SimError('unauthorized', refusal.message, undefined, { 'www-authenticate': refusal.challenge });
+    }
+    ctx.clientId = verdict.clientId;
+  }
+
+  private async readRequestBody(ctx: RequestContext, op: Operation): Promise<void> {
+    const isToken = op.kind === 'token';
+    if (!hasBody(ctx.req)) {
+      throw new SimError('validation', isToken
+        ? 'invalid_request: the token request needs a body with client_id and client_secret.'
+        : 'This request needs a JSON body.');
+    }
+    const type = mediaType(ctx.headers['content-type']);
+    const accepted = isToken ? rules().tokenMediaTypes : ['application/json'];
+    if (!accepted.includes(type)) {
+      throw new SimError('unsupportedMediaType', `The request body must be ${accepted.join(' or ')}, not ${type === '' ? 'sent without a Content-Type' : type}.`);
+    }
+    const limit = this.state.options.maxBodyBytes;
+    const raw = await readBody(ctx.req, limit);
+    // The rest of an oversized body is never read: the connection closes after the answer.
+    if (!raw) throw new SimError('payloadTooLarge', `The request body is larger than ${limit} bytes.`, undefined, { connection: 'close' });
+    ctx.rawBody = raw;
+    const text = raw.toString('utf8');
+    let parsed: unknown;
+    if (type === 'application/x-www-form-urlencoded') parsed = Object.fromEntries(new URLSearchParams(text));
+    else {
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        throw new SimError('malformedJson', `The request body is not well-formed JSON: ${(error as Error).message}.`);
+      }
+    }
+    ctx.body = parsed;
+    if (isToken) return;
+    if (op.requestIsArray) {
+      if (!Array.isArray(parsed)) throw new SimError('validation', 'The request body must be a JSON array.');
+      return;
+    }
+    const checked = checkBody(op.requestSchema as string, parsed);
+    if (!checked.ok) throw new SimError('validation', 'The request body is not valid.', checked.problems);
+    ctx.body = checked.value;
+  }
+
+  private async after(ctx: RequestContext, response: SimResponse): Promise<SimResponse> {
+    let current = this.copyForHooks ? { ...response, headers: { ...response.headers }, body: structuredClone(response.body) } : response;
+    for (const hooks of this.hooks) {
+      const replaced = await hooks.afterHandler?.(ctx, current);
+      if (replaced) current = replaced;
+    }
+    return current;
+  }
+
+  private failure(ctx: RequestContext, error: unknown): SimResponse {
+    if (error instanceof SimError) return error.toResponse();
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`rdx simulator: internal error on ${ctx.method} ${maskSecrets(ctx.req.url ?? '')}: ${message}\n`);
+    if (process.env['RDX_DEBUG'] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    // 500 is not an outcome of the register: it is the simulator's own bug, not an answer the spec leaves open.
+    return { status: 500, outcome: 'internal', headers: {}, body: errorBody('The simulator failed on this request.', [message]) };
+  }
+
+  private serialize(response: SimResponse): RawResponse {
+    try {
+      return {
+        status: response.status,
+        headers: { 'content-type': 'application/json', ...response.headers },
+        body: JSON.stringify(response.body),
+      };
+    } catch (error) {
+      const message = `The simulator could not serialize its answer: ${(error as Error).message}`;
+      return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorBody(message)) };
+    }
+  }
+
+  private async serializeWithHooks(ctx: RequestContext, response: SimResponse): Promise<RawResponse | 'sent'> {
+    for (const hooks of this.hooks) {
+      const raw = await hooks.serialize?.(ctx, response);
+      if (raw) return raw;
+    }
+    return this.serialize(response);
+  }
+
+  private write(ctx: RequestContext, raw: RawResponse | 'sent', started: number, arrivedAt: number): void {
+    const { res, req } = ctx;
+    if (raw !== 'sent' && !res.headersSent && !res.destroyed) {
+      raw.headers['content-length'] = String(Buffer.byteLength(raw.body));
+      res.writeHead(raw.status, raw.headers);
+      res.end(raw.body);
+    }
+    this.state.journal.add({
+      arrivedAt,
+      method: ctx.method,
+      url: req.url ?? '',
+      operationId: ctx.operation?.operationId ?? null,
+      status: raw === 'sent' ? res.statusCode : raw.status,
+      latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      clientId: ctx.clientId ?? null,
+      rawHeaders: req.rawHeaders,
+      requestBody: ctx.rawBody,
+      responseBody: raw === 'sent' ? undefined : raw.body,
+    }, ctx.operation?.kind === 'token');
+  }
+}

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { createFaker } from '../src/data/factories.js';
+import { Store } from './store.js';
+import { Table, mergeScan, type PageQuery, type Row } from './table.js';
+
+interface Thing {
+  id: number;
+  colour: string;
+  day: number;
+}
+
+const DAY = 86_400_000;
+
+function walkAll(table: Table<number, Thing>, query: Omit<PageQuery, 'after' | 'limit'>, limit: number): Thing[] {
+  const out: Thing[] = [];
+  let after = 0;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const page = table.page({ ...query, after, limit });
+    out.push(...page.items);
+    if (!page.more) return out;
+    expect(page.items).to.have.length(limit);
+    after = page.last;
+  }
+  throw new Error('the walk did not end');
+}
+
+function brute(things: Thing[], query: Omit<PageQuery, 'after' | 'limit'>): Thing[] {
+  const colours = query.eq?.['colour'];
+  return things.filter((t) => (!colours || colours.length === 0 || colours.includes(t.colour))
+    && (query.from === undefined || t.day * DAY >= query.from)
+    && (query.to === undefined || t.day * DAY <= query.to));
+}
+
+describe('simulator table', () => {
+  it('merges seq-sorted buckets in order from a cursor', () => {
+    const rows = (...seqs: number[]): Row<null>[] => seqs.map((seq) => ({ seq, fields: null, date: undefined }));
+    const seen: number[] = [];
+    mergeScan([rows(1, 4, 9), rows(2, 3, 10), rows(), rows(5)], 2, (row) => {
+      seen.push(row.seq);
+      return seen.length < 5;
+    });
+    expect(seen).to.deep.equal([3, 4, 5, 9, 10]);
+  });
+
+  it('pages agree with a brute-force filter through random inserts, changes and removals', () => {
+    const faker = createFaker(5);
+    const store = new Store();
+    const table = new Table<number, Thing>({
+      keyOf: (t) => t.id,
+      filters: { colour: (t) => t.colour },
+      dateOf: (t) => t.day * DAY,
+    });
+    const colours = ['red', 'green', 'blue', 'amber'];
+    for (let i = 0; i < 600; i++) {
+      const roll = faker.number.int(9);
+      const live = table.values();
+      if (roll < 6 || live.length === 0) {
+        table.insert((id) => ({ id, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60) }));
+      } else if (roll < 8) {
+        const victim = faker.helpers.arrayElement(live);
+        expect(table.replace(victim.id, { ...victim, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60) })).to.equal('ok');
+      } else {
+        expect(table.remove(faker.helpers.arrayElement(live).id)).to.equal(true);
+      }
+    }
+    const queries: Omit<PageQuery, 'after' | 'limit'>[] = [
+      {},
+      { eq: { colour: ['red'] } },
+      { eq: { colour: ['red', 'blue'] } },
+      { from: 10 * DAY, to: 12 * DAY },
+      { eq: { colour: ['green'] }, from: 30 * DAY },
+      { to: 5 * DAY },
+      { eq: { colour: ['none'] } },
+    ];
+    for (const query of queries) {
+      for (const limit of [1, 7, 1000]) {
+        expect(walkAll(table, query, limit), JSON.stringify({ query, limit })).to.deep.equal(brute(table.values(), query));
+      }
+    }
+    expect(store.counts().jobOffers).to.equal(0);
+  });
+
+  it('undoes a transaction that throws, and on demand', () => {
+    const store = new Store();
+    const offer = { publication_at: '2026-01-01T00:00:00Z', title: 'A', reference: 'R1' };
+    store.jobOffers.insert(() => offer);
+    expect(() => store.transaction(() => {
+      store.jobOffers.insert(() => ({ ...offer, reference: 'R2' }));
+      store.jobOffers.replace('R1', { ...offer, title: 'B', reference: 'R3' });
+      throw new Error('half-way');
+    })).to.throw('half-way');
+    expect(store.jobOffers.values()).to.deep.equal([offer]);
+    expect(store.jobOffers.page({ eq: { reference: ['R1'] }, after: 0, limit: 5 }).items).to.deep.equal([offer]);
+
+    const tx = store.transaction(() => {
+      store.jobOffers.remove('R1');
+      store.replaceUsers([{ mail: 'a@b.c' }]);
+    });
+    expect(store.jobOffers.size).to.equal(0);
+    tx.undo();
+    tx.undo();
+    expect(store.jobOffers.values()).to.deep.equal([offer]);
+    expect(store.users).to.deep.equal([]);
+  });
+
+  it('reads a page of a large table from its indexes, not by scanning it', () => {
+    let looks = 0;
+    const table = new Table<number, Thing>({
+      keyOf: (t) => t.id,
+      filters: { colour: (t) => { looks += 1; return t.colour; } },
+      dateOf: (t) => t.day * DAY,
+    });
+    for (let i = 0; i < 200_000; i++) table.insert((id) => ({ id, colour: i % 1000 === 0 ? 'rare' : 'common', day: Math.floor(i / 548) }));
+    looks = 0;
+    const rare = table.page({ eq: { colour: ['rare'] }, after: 0, limit: 50 });
+    expect(rare.items).to.have.length(50);
+    expect(rare.items.every((t) => t.colour === 'rare')).to.equal(true);
+    expect(looks, 'rows looked at for a rare value').to.be.at.most(51);
+    looks = 0;
+    const day = table.page({ eq: { colour: ['common'] }, from: 200 * DAY, to: 200 * DAY, after: 0, limit: 50 });
+    expect(day.items.every((t) => t.day === 200)).to.equal(true);
+    expect(looks, 'rows looked at for one day of a common value').to.be.at.most(52);
+    const last = table.page({ eq: { colour: ['common'] }, from: 200 * DAY, to: 200 * DAY, after: day.last, limit: 1000 });
+    expect(last.more).to.equal(false);
+    expect(day.items.length + last.items.length).to.equal(548 - 1);
+  });
+});

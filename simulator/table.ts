@@ -1,0 +1,351 @@
+// One resource's records in memory, with the indexes its list filters need. No HTTP here.
+//
+// Every record gets a sequence number when it is created; lists run in that order (creation order) and a page
+// cursor is the sequence number of the last record served, so a walk stays stable while records are added.
+// Indexes are arrays of rows sorted by sequence number ("buckets"): one per value of each equality filter, one per
+// calendar day for the date filter, and one holding everything. A page reads the smallest set of buckets that
+// covers the query, merged in sequence order, so it never walks the whole table when an index narrows it.
+// Record fields are never mutated: a change installs a new fields object, which keeps earlier responses intact
+// and makes undo a matter of putting the old object back.
+
+export interface Row<F> {
+  readonly seq: number;
+  fields: F;
+  /** The record's date in ms, cached so that filtering does not parse dates. */
+  date: number | undefined;
+}
+
+export interface TableShape<K, F> {
+  keyOf(fields: F): K;
+  /** Equality filters: filter name → the value a record is found under (undefined: not indexed). */
+  filters?: Readonly<Record<string, (fields: F) => string | undefined>>;
+  /** An equality filter whose value is the primary key: it is served by the key map, not by buckets. */
+  keyFilter?: string;
+  dateOf?(fields: F): number | undefined;
+}
+
+export interface PageQuery {
+  /** Filter name → the values accepted (a record matches when its value is one of them). */
+  eq?: Readonly<Record<string, readonly string[]>>;
+  /** Inclusive date bounds in ms. */
+  from?: number;
+  to?: number;
+  /** Only records created after this sequence number. */
+  after: number;
+  limit: number;
+}
+
+export interface Page<F> {
+  items: F[];
+  /** The sequence number of the last item (the cursor of the next page). */
+  last: number;
+  more: boolean;
+}
+
+export type UndoSink = (undo: () => void) => void;
+
+const DAY_MS = 86_400_000;
+
+/** First index whose row has seq > after. */
+function firstAfter<F>(rows: readonly Row<F>[], after: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((rows[mid] as Row<F>).seq <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function insertRow<F>(rows: Row<F>[], row: Row<F>): void {
+  const last = rows[rows.length - 1];
+  if (!last || last.seq < row.seq) rows.push(row);
+  else rows.splice(firstAfter(rows, row.seq - 1), 0, row);
+}
+
+function removeRow<F>(rows: Row<F>[], row: Row<F>): void {
+  const at = firstAfter(rows, row.seq - 1);
+  if (rows[at] === row) rows.splice(at, 1);
+}
+
+function firstAtLeast(values: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Visits the rows of several seq-sorted buckets in seq order, from the first with seq > after, until visit
+ * returns false or the buckets run out: a k-way merge over a binary heap of bucket heads.
+ */
+export function mergeScan<F>(buckets: readonly (readonly Row<F>[])[], after: number, visit: (row: Row<F>) => boolean): void {
+  if (buckets.length === 1) {
+    const rows = buckets[0] as readonly Row<F>[];
+    for (let i = firstAfter(rows, after); i < rows.length; i++) if (!visit(rows[i] as Row<F>)) return;
+    return;
+  }
+  const pos = buckets.map((rows) => firstAfter(rows, after));
+  const head = (b: number): number => ((buckets[b] as readonly Row<F>[])[pos[b] as number] as Row<F>).seq;
+  const heap: number[] = [];
+  const swap = (i: number, j: number): void => {
+    const t = heap[i] as number;
+    heap[i] = heap[j] as number;
+    heap[j] = t;
+  };
+  const up = (i: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (head(heap[parent] as number) <= head(heap[i] as number)) return;
+      swap(i, parent);
+      i = parent;
+    }
+  };
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < heap.length && head(heap[l] as number) < head(heap[min] as number)) min = l;
+      if (r < heap.length && head(heap[r] as number) < head(heap[min] as number)) min = r;
+      if (min === i) return;
+      swap(i, min);
+      i = min;
+    }
+  };
+  buckets.forEach((rows, b) => {
+    if ((pos[b] as number) < rows.length) {
+      heap.push(b);
+      up(heap.length - 1);
+    }
+  });
+  while (heap.length > 0) {
+    const b = heap[0] as number;
+    const rows = buckets[b] as readonly Row<F>[];
+    const at = pos[b] as number;
+    if (!visit(rows[at] as Row<F>)) return;
+    pos[b] = at + 1;
+    if (at + 1 < rows.length) down(0);
+    else {
+      heap[0] = heap[heap.length - 1] as number;
+      heap.pop();
+      if (heap.length > 0) down(0);
+    }
+  }
+}
+
+export class Table<K, F> {
+  private seq = 0;
+  private readonly byKey = new Map<K, Row<F>>();
+  private readonly all: Row<F>[] = [];
+  private readonly buckets = new Map<string, Map<string, Row<F>[]>>();
+  private readonly byDay = new Map<number, Row<F>[]>();
+  /** The days that have a bucket, ascending. */
+  private days: number[] = [];
+
+  constructor(
+    private readonly shape: TableShape<K, F>,
+    private readonly undoSink: () => UndoSink | undefined = () => undefined,
+  ) {
+    for (const name of Object.keys(shape.filters ?? {})) if (name !== shape.keyFilter) this.buckets.set(name, new Map());
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: K): F | undefined {
+    return this.byKey.get(key)?.fields;
+  }
+
+  has(key: K): boolean {
+    return this.byKey.has(key);
+  }
+
+  /** Every record in creation order. */
+  values(): F[] {
+    return this.all.map((row) => row.fields);
+  }
+
+  /** Creates a record from its sequence number (the id, for resources that have one); undefined when its key is taken. */
+  insert(make: (seq: number) => F): F | undefined {
+    const seq = this.seq + 1;
+    const fields = make(seq);
+    if (this.byKey.has(this.shape.keyOf(fields))) return undefined;
+    this.seq = seq;
+    const row: Row<F> = { seq, fields, date: this.shape.dateOf?.(fields) };
+    this.attach(row);
+    this.undoSink()?.(() => this.detach(row));
+    return fields;
+  }
+
+  /** Installs new fields for the record under key; the key may change (conflict when the new key is taken). */
+  replace(key: K, fields: F): 'ok' | 'missing' | 'conflict' {
+    const row = this.byKey.get(key);
+    if (!row) return 'missing';
+    const newKey = this.shape.keyOf(fields);
+    if (newKey !== key && this.byKey.has(newKey)) return 'conflict';
+    const old = row.fields;
+    this.reindex(row, fields);
+    this.undoSink()?.(() => this.reindex(row, old));
+    return 'ok';
+  }
+
+  remove(key: K): boolean {
+    const row = this.byKey.get(key);
+    if (!row) return false;
+    this.detach(row);
+    this.undoSink()?.(() => this.attach(row));
+    return true;
+  }
+
+  clear(): void {
+    this.seq = 0;
+    this.byKey.clear();
+    this.all.length = 0;
+    for (const index of this.buckets.values()) index.clear();
+    this.byDay.clear();
+    this.days = [];
+  }
+
+  page(query: PageQuery): Page<F> {
+    const eq = Object.entries(query.eq ?? {}).filter(([, values]) => values.length > 0);
+    const sets = eq.map(([name, values]) => {
+      const of = this.shape.filters?.[name];
+      if (!of) throw new Error(`rdx simulator: no filter ${name} on this table`);
+      return { name, of, values: new Set(values) };
+    });
+    const { from, to } = query;
+    const dated = from !== undefined || to !== undefined;
+
+    // Candidate sources, each a set of buckets holding every match; the smallest is read.
+    const sources: (readonly Row<F>[])[][] = [[this.all]];
+    for (const set of sets) sources.push(this.bucketsOf(set.name, set.values));
+    if (dated && this.shape.dateOf) {
+      const first = firstAtLeast(this.days, from === undefined ? -Infinity : Math.floor(from / DAY_MS));
+      const end = firstAtLeast(this.days, to === undefined ? Infinity : Math.floor(to / DAY_MS) + 1);
+      sources.push(this.days.slice(first, end).map((day) => this.byDay.get(day) as Row<F>[]));
+    }
+    const sizeOf = (buckets: readonly (readonly Row<F>[])[]): number => buckets.reduce((sum, rows) => sum + rows.length, 0);
+    let best = sources[0] as (readonly Row<F>[])[];
+    let bestSize = this.all.length;
+    for (const source of sources.slice(1)) {
+      const size = sizeOf(source);
+      if (size < bestSize) {
+        best = source;
+        bestSize = size;
+      }
+    }
+
+    const items: F[] = [];
+    let last = query.after;
+    let more = false;
+    mergeScan(best, query.after, (row) => {
+      for (const set of sets) {
+        const value = set.of(row.fields);
+        if (value === undefined || !set.values.has(value)) return true;
+      }
+      if (dated && (row.date === undefined || (from !== undefined && row.date < from) || (to !== undefined && row.date > to))) return true;
+      if (items.length === query.limit) {
+        more = true;
+        return false;
+      }
+      items.push(row.fields);
+      last = row.seq;
+      return true;
+    });
+    return { items, last, more };
+  }
+
+  private bucketsOf(name: string, values: ReadonlySet<string>): Row<F>[][] {
+    if (name === this.shape.keyFilter) {
+      const rows = [...values].map((v) => this.byKey.get(v as K)).filter((r): r is Row<F> => r !== undefined);
+      return [rows.sort((a, b) => a.seq - b.seq)];
+    }
+    const index = this.buckets.get(name);
+    return [...values].map((v) => index?.get(v)).filter((rows): rows is Row<F>[] => rows !== undefined);
+  }
+
+  private attach(row: Row<F>): void {
+    this.byKey.set(this.shape.keyOf(row.fields), row);
+    insertRow(this.all, row);
+    this.index(row, row.fields, row.date, true);
+  }
+
+  private detach(row: Row<F>): void {
+    this.byKey.delete(this.shape.keyOf(row.fields));
+    removeRow(this.all, row);
+    this.index(row, row.fields, row.date, false);
+  }
+
+  private reindex(row: Row<F>, fields: F): void {
+    const oldKey = this.shape.keyOf(row.fields);
+    const newKey = this.shape.keyOf(fields);
+    const date = this.shape.dateOf?.(fields);
+    const filters = this.shape.filters ?? {};
+    for (const [name, of] of Object.entries(filters)) {
+      if (name === this.shape.keyFilter) continue;
+      const before = of(row.fields);
+      const after = of(fields);
+      if (before === after) continue;
+      this.bucketAt(name, before, row, false);
+      this.bucketAt(name, after, row, true);
+    }
+    if (date !== row.date) {
+      this.dayAt(row.date, row, false);
+      this.dayAt(date, row, true);
+    }
+    if (oldKey !== newKey) {
+      this.byKey.delete(oldKey);
+      this.byKey.set(newKey, row);
+    }
+    row.fields = fields;
+    row.date = date;
+  }
+
+  private index(row: Row<F>, fields: F, date: number | undefined, add: boolean): void {
+    for (const [name, of] of Object.entries(this.shape.filters ?? {})) {
+      if (name !== this.shape.keyFilter) this.bucketAt(name, of(fields), row, add);
+    }
+    this.dayAt(date, row, add);
+  }
+
+  private bucketAt(name: string, value: string | undefined, row: Row<F>, add: boolean): void {
+    if (value === undefined) return;
+    const index = this.buckets.get(name) as Map<string, Row<F>[]>;
+    let rows = index.get(value);
+    if (add) {
+      if (!rows) index.set(value, (rows = []));
+      insertRow(rows, row);
+    } else if (rows) {
+      removeRow(rows, row);
+      if (rows.length === 0) index.delete(value);
+    }
+  }
+
+  private dayAt(date: number | undefined, row: Row<F>, add: boolean): void {
+    if (date === undefined) return;
+    const day = Math.floor(date / DAY_MS);
+    let rows = this.byDay.get(day);
+    if (add) {
+      if (!rows) {
+        this.byDay.set(day, (rows = []));
+        const last = this.days[this.days.length - 1];
+        if (last === undefined || last < day) this.days.push(day);
+        else this.days.splice(firstAtLeast(this.days, day), 0, day);
+      }
+      insertRow(rows, row);
+    } else if (rows) {
+      removeRow(rows, row);
+      if (rows.length === 0) {
+        this.byDay.delete(day);
+        this.days.splice(firstAtLeast(this.days, day), 1);
+      }
+    }
+  }
+}

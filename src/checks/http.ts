@@ -1,0 +1,38 @@
+// HTTP conventions (RFC 9110): the status agrees with the body, and client mistakes are not server errors.
+import { bodyObject, defineCheck, isFailure, isSuccess, judge, show } from './registry.js';
+
+export const statusMatchesBody = defineCheck({
+  id: 'status-matches-body',
+  description: 'An error body (errors, no data) comes with 4xx/5xx; a 4xx/5xx does not carry records in data.',
+  clauses: ['HTTP.STATUS_MATCHES_BODY'],
+  global: true,
+  appliesTo: (ctx) => !!bodyObject(ctx.exchange) && !!ctx.operation && ctx.operation.endpoint !== 1,
+  run: ({ exchange }) => {
+    const body = bodyObject(exchange) ?? {};
+    const status = exchange.response?.status ?? 0;
+    const errorShaped = 'errors' in body && !('data' in body);
+    const records = Array.isArray(body['data']) ? (body['data'] as unknown[]).length : 0;
+    if (isSuccess(exchange)) {
+      return [judge('HTTP.STATUS_MATCHES_BODY', !errorShaped, `status ${status} with a success body`,
+        `status ${status} with an error body (${show(body['message'], 80)})`)];
+    }
+    if (isFailure(exchange)) {
+      return [judge('HTTP.STATUS_MATCHES_BODY', records === 0, `status ${status} with an error body`,
+        `status ${status} but data carries ${records} record(s)`)];
+    }
+    return [];
+  },
+});
+
+export const noServerError = defineCheck({
+  id: 'no-server-error',
+  description: 'The answer is not a 5xx.',
+  clauses: ['HTTP.NO_SERVER_ERROR'],
+  global: true,
+  appliesTo: (ctx) => !!ctx.exchange.response && !!ctx.operation,
+  run: ({ exchange }) => {
+    const status = exchange.response?.status ?? 0;
+    return [judge('HTTP.NO_SERVER_ERROR', status < 500, `status ${status}`,
+      `status ${status}: a server error (${show(bodyObject(exchange)?.['message'] ?? exchange.response?.body.slice(0, 80), 100)})`)];
+  },
+});

@@ -1,0 +1,12 @@
+// Every built-in check, registered on import. A test checks that each file of src/checks/ is listed here.
+import './envelope.js';
+import './records.js';
+import './auth.js';
+import './batch.js';
+import './lists.js';
+import './http.js';
+import './pages.js';
+import './refusals.js';
+import './attributes.js';
+
+export { allChecks, getCheck, type Check, type CheckContext, type Judgement } from './registry.js';

@@ -1,0 +1,114 @@
+// Filters and pagination, judged over every record of a walk through meta.next_link.
+import { readPath } from '../engine/template.js';
+import type { Exchange } from '../engine/results.js';
+import { bodyObject, defineCheck, fail, judge, pass, show, type CheckContext } from './registry.js';
+
+/** Every record of every page of the step, in order. */
+export function walkRecords(exchanges: Exchange[]): unknown[] {
+  return exchanges.flatMap((ex) => {
+    const data = bodyObject(ex)?.['data'];
+    return Array.isArray(data) ? data : [];
+  });
+}
+
+function records(ctx: CheckContext): unknown[] {
+  return walkRecords(ctx.stepExchanges);
+}
+
+const clauseArg = (ctx: CheckContext, fallback: string): string => (typeof ctx.args['clause'] === 'string' ? ctx.args['clause'] : fallback);
+
+export const allMatch = defineCheck({
+  id: 'all-match',
+  description: 'Every record returned has `field` in `in` (a filter keeps no other record).',
+  clauses: ['FILTER.REFERENCE', 'FILTER.SEVERAL_REFERENCES', 'FILTER.STATUS', 'PAGINATION.FILTERS_KEPT'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'FILTER.REFERENCE');
+    const field = String(ctx.args['field']);
+    const allowed = [ctx.args['in']].flat();
+    const all = records(ctx);
+    const strays = all.filter((r) => !allowed.includes(readPath(r, field)));
+    return [judge(clause, strays.length === 0, `${all.length} record(s), all with ${field} in the filter`,
+      `${strays.length} of ${all.length} record(s) do not match the filter ${field} in ${show(allowed, 80)}: e.g. ${show(strays.slice(0, 2).map((r) => readPath(r, field)))}`)];
+  },
+});
+
+export const containsAll = defineCheck({
+  id: 'contains-all',
+  description: 'Every value of `values` appears in `field` of some returned record (the filter keeps what it should).',
+  clauses: ['FILTER.REFERENCE', 'FILTER.SEVERAL_REFERENCES', 'FILTER.DATE_BOUNDS', 'FILTER.STATUS', 'PAGINATION.WALK'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'FILTER.REFERENCE');
+    const field = String(ctx.args['field']);
+    const wanted = [ctx.args['values']].flat();
+    const got = new Set(records(ctx).map((r) => readPath(r, field)));
+    const missing = wanted.filter((v) => !got.has(v));
+    return [judge(clause, missing.length === 0, `all ${wanted.length} expected ${field} value(s) returned`,
+      `${missing.length} of ${wanted.length} expected record(s) not returned (${field} ${show(missing.slice(0, 3))})`)];
+  },
+});
+
+export const noneOf = defineCheck({
+  id: 'none-of',
+  description: 'No returned record has `field` in `values` (records outside a filter are left out).',
+  clauses: ['FILTER.DATE_BOUNDS', 'FILTER.STATUS', 'FILTER.REFERENCE'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'FILTER.DATE_BOUNDS');
+    const field = String(ctx.args['field']);
+    const unwanted = [ctx.args['values']].flat();
+    const strays = records(ctx).map((r) => readPath(r, field)).filter((v) => unwanted.includes(v));
+    return [judge(clause, strays.length === 0, `none of the ${unwanted.length} excluded record(s) returned`,
+      `${strays.length} record(s) outside the filter returned (${field} ${show(strays.slice(0, 3))})`)];
+  },
+});
+
+export const walkExactlyOnce = defineCheck({
+  id: 'walk-exactly-once',
+  description: 'The walk through meta.next_link ends by itself, and no record (by `field`) comes twice.',
+  clauses: ['PAGINATION.WALK'],
+  run: (ctx) => {
+    const field = String(ctx.args['field']);
+    const last = ctx.stepExchanges[ctx.stepExchanges.length - 1];
+    const endedBy = last ? endMarker(last) : undefined;
+    const seen = new Map<unknown, number>();
+    for (const r of records(ctx)) seen.set(readPath(r, field), (seen.get(readPath(r, field)) ?? 0) + 1);
+    const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+    const problems = [
+      endedBy === undefined ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
+      twice.length ? `${twice.length} record(s) came more than once across ${ctx.stepExchanges.length} page(s): ${show(twice.slice(0, 3))}` : '',
+    ].filter(Boolean);
+    return [problems.length ? fail('PAGINATION.WALK', problems.join('; '))
+      : pass('PAGINATION.WALK', `${seen.size} record(s) over ${ctx.stepExchanges.length} page(s), each once; ended by ${endedBy}`)];
+  },
+});
+
+/** How a page says it is the last (interpretation PAGINATION_END), or undefined when it points on. */
+export function endMarker(ex: Exchange): 'null' | 'empty-string' | 'absent' | 'empty-page' | undefined {
+  const body = bodyObject(ex);
+  const meta = body?.['meta'];
+  const link = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['next_link'] : undefined;
+  if (link === null) return 'null';
+  if (link === '') return 'empty-string';
+  if (link === undefined) return 'absent';
+  const data = body?.['data'];
+  if (Array.isArray(data) && data.length === 0) return 'empty-page';
+  return undefined;
+}
+
+export const dateWithin = defineCheck({
+  id: 'date-within',
+  description: 'Every returned record has `field` within [min, max] (compared as instants, a day of slack for date-only bounds).',
+  clauses: ['FILTER.DATE_BOUNDS'],
+  run: (ctx) => {
+    const field = String(ctx.args['field']);
+    const slack = 86_400_000;
+    const min = ctx.args['min'] === undefined ? -Infinity : Date.parse(String(ctx.args['min'])) - slack;
+    const max = ctx.args['max'] === undefined ? Infinity : Date.parse(String(ctx.args['max'])) + slack;
+    const all = records(ctx);
+    const strays = all.filter((r) => {
+      const t = Date.parse(String(readPath(r, field)));
+      return Number.isNaN(t) || t < min || t > max;
+    });
+    return [strays.length === 0 ? pass('FILTER.DATE_BOUNDS', `${all.length} record(s) within the bounds`)
+      : fail('FILTER.DATE_BOUNDS', `${strays.length} of ${all.length} record(s) outside [${show(ctx.args['min'])}, ${show(ctx.args['max'])}]: ${show(strays.slice(0, 2).map((r) => readPath(r, field)))}`)];
+  },
+});

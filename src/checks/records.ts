@@ -1,0 +1,103 @@
+// Records in responses: their fields and types, created ids, the users' nested arrays, and read-back.
+import { resourceInfo, schemaErrors } from '../spec/index.js';
+import { readPath } from '../engine/template.js';
+import { bodyObject, defineCheck, fail, isSuccess, judge, pass, show, type Judgement } from './registry.js';
+
+export const recordSchema = defineCheck({
+  id: 'record-schema',
+  description: "Every record in a success body's data matches the resource's record schema.",
+  clauses: ['RECORD.SCHEMA'],
+  global: true,
+  appliesTo: (ctx) => isSuccess(ctx.exchange) && Array.isArray(bodyObject(ctx.exchange)?.['data']) && !!ctx.operation?.recordSchema,
+  run: ({ exchange, operation }) => {
+    const data = bodyObject(exchange)?.['data'] as unknown[];
+    // PUT /users nests its users one level deeper (checked on its own by users-nested).
+    const records = operation?.kind === 'usersReplace' ? data.filter(Array.isArray).flat() : data;
+    const problems = records.flatMap((r, i) => schemaErrors(operation?.recordSchema as string, r).map((e) => `data[${i}]${e.replace('(body)', '')}`));
+    return [problems.length ? fail('RECORD.SCHEMA', `${problems.length} problem(s): ${problems.slice(0, 6).join('; ')}`)
+      : pass('RECORD.SCHEMA', `${records.length} record(s) match ${operation?.recordSchema?.split('/').pop()}`)];
+  },
+});
+
+export const usersNested = defineCheck({
+  id: 'users-nested',
+  description: 'PUT /users returns data as an array of arrays of users.',
+  clauses: ['RECORD.USERS_NESTED'],
+  global: true,
+  appliesTo: (ctx) => isSuccess(ctx.exchange) && ctx.operation?.kind === 'usersReplace' && Array.isArray(bodyObject(ctx.exchange)?.['data']),
+  run: ({ exchange }) => {
+    const data = bodyObject(exchange)?.['data'] as unknown[];
+    const flat = data.findIndex((x) => !Array.isArray(x));
+    return [judge('RECORD.USERS_NESTED', flat < 0, `data holds ${data.length} array(s) of users`,
+      `data[${flat}] is ${show(data[flat])}, not an array of users`)];
+  },
+});
+
+export const createdIds = defineCheck({
+  id: 'created-ids',
+  description: 'Created application steps, activities and jobboard job offers in data carry a numeric id.',
+  clauses: ['RECORD.CREATED_IDS'],
+  run: ({ exchange }) => {
+    const data = bodyObject(exchange)?.['data'];
+    if (!Array.isArray(data)) return [];
+    const missing = data.map((r, i) => [i, readPath(r, 'id')] as const).filter(([, id]) => typeof id !== 'number');
+    return [judge('RECORD.CREATED_IDS', missing.length === 0, `${data.length} created record(s) carry a numeric id`,
+      `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+  },
+});
+
+/** Two field values are the same: dates compare as instants, since 09:00:00Z and 09:00:00.000Z are one time. */
+export function sameValue(expected: unknown, actual: unknown, asDates = false): boolean {
+  const iso = /^\d{4}-\d{2}-\d{2}/;
+  if (asDates && typeof expected === 'string' && typeof actual === 'string' && iso.test(expected) && iso.test(actual)) {
+    const a = Date.parse(expected);
+    const b = Date.parse(actual);
+    if (!Number.isNaN(a) && !Number.isNaN(b)) return a === b;
+  }
+  return JSON.stringify(expected) === JSON.stringify(actual);
+}
+
+/** Compares the fields of `expected` with a record; absent and null count as the same for optional fields. */
+export function compareRecord(resource: string, expected: Record<string, unknown>, actual: unknown): string[] {
+  if (!actual || typeof actual !== 'object') return [`no record to compare (got ${show(actual)})`];
+  const info = resourceInfo(resource);
+  const got = actual as Record<string, unknown>;
+  return Object.entries(expected).flatMap(([field, want]) => {
+    const have = got[field];
+    if ((want === null || want === undefined) && (have === null || have === undefined)) return [];
+    const format = info.fields.find((f) => f.name === field)?.format;
+    return sameValue(want, have, format !== undefined) ? [] : [`${field}: sent ${show(want, 60)}, read back ${show(have, 60)}`];
+  });
+}
+
+export const recordMatches = defineCheck({
+  id: 'record-matches',
+  description: 'The record in data (found by its identity field, else the first) holds the expected field values.',
+  clauses: ['WRITE.READ_BACK', 'WRITE.PATCH_PARTIAL'],
+  run: ({ exchange, args, operation }): Judgement[] => {
+    const clause = typeof args['clause'] === 'string' ? args['clause'] : 'WRITE.READ_BACK';
+    const expected = args['record'] as Record<string, unknown> | undefined;
+    const resource = String(args['resource'] ?? operation?.resource);
+    const data = Array.isArray(args['records']) ? args['records'] : bodyObject(exchange)?.['data'];
+    if (!expected || !Array.isArray(data)) return [fail(clause, `no data to read back from (got ${show(bodyObject(exchange))})`)];
+    const identity = resourceInfo(resource).identity;
+    const key = expected[identity];
+    const record = key === undefined ? data[0] : data.find((r) => readPath(r, identity) === key);
+    const diffs = compareRecord(resource, expected, record);
+    return [diffs.length ? fail(clause, `${diffs.length} field(s) differ: ${diffs.slice(0, 5).join('; ')}`)
+      : pass(clause, `${Object.keys(expected).length} field(s) read back as written`)];
+  },
+});
+
+export const fieldsCleared = defineCheck({
+  id: 'fields-cleared',
+  description: 'Fields left out of a PUT are absent or null afterwards.',
+  clauses: ['WRITE.PUT_CLEARS_OMITTED'],
+  run: ({ exchange, args }) => {
+    const record = (Array.isArray(args['records']) ? args['records'] : bodyObject(exchange)?.['data'] as unknown[] | undefined)?.[0];
+    const fields = (args['fields'] as string[] | undefined) ?? [];
+    const kept = fields.filter((f) => readPath(record, f) !== undefined && readPath(record, f) !== null);
+    return [judge('WRITE.PUT_CLEARS_OMITTED', kept.length === 0, `${fields.join(', ')} cleared by the PUT`,
+      `still present after a PUT without them: ${kept.map((f) => `${f}=${show(readPath(record, f), 40)}`).join(', ')}`)];
+  },
+});

@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../spec/index.js';
+import { readConfigFile, loadProfile } from '../config/profile.js';
+import { UsageError } from '../errors.js';
+
+const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
+
+function rdx(args: string[], env: Record<string, string> = {}, cwd = packageRoot): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('rdx CLI', function () {
+  this.timeout(30_000);
+
+  it('prints help listing every command, exit 0', () => {
+    const r = rdx(['--help']);
+    expect(r.code).to.equal(0);
+    for (const c of ['run', 'list', 'validate', 'init', 'simulate']) expect(r.stdout).to.include(`rdx ${c}`);
+  });
+
+  it('exits 2 with a one-line message on an unknown command or flag, never a stack trace', () => {
+    const r = rdx(['run', '--no-such-flag']);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/Unknown argument/);
+    expect(r.stderr).to.not.match(/\n\s+at /);
+  });
+
+  it('exits 2 on a bad --shard', () => {
+    const r = rdx(['list', '--shard', '5/2']);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.include('--shard 5/2');
+  });
+
+  it('lists cases with levels, tiers and endpoint coverage', () => {
+    const r = rdx(['list', '--level', 'MUST', '--endpoint', 'requestToken']);
+    expect(r.code).to.equal(0);
+    expect(r.stdout).to.match(/token\.issued\s+MUST/);
+    expect(r.stdout).to.not.match(/OBSERVE/);
+  });
+
+  it('validates the bundled suites', () => {
+    const r = rdx(['validate']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^ok: \d+ case\(s\)/);
+  });
+
+  it('reports a bad suite file as file:line: field: message, exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-cli-'));
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(file, 'cases:\n  - id: Bad Id\n    title: x\n');
+    const r = rdx(['validate', file]);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/broken\.yaml:2: \/cases\/0\/id: must match pattern/);
+    expect(r.stderr).to.match(/broken\.yaml:2: \/cases\/0: must have required property 'level'/);
+  });
+
+  it('writes a commented profile that loads back once its env references are set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-init-'));
+    const r = rdx(['init'], {}, dir);
+    expect(r.code, r.stderr).to.equal(0);
+    const file = join(dir, 'rdx.config.yaml');
+    expect(readFileSync(file, 'utf8')).to.include('paginationEnd');
+    expect(rdx(['init'], {}, dir).code, 'refuses to overwrite').to.equal(2);
+    const profile = loadProfile({ config: file }, { RDX_CLIENT_ID: 'acme', RDX_CLIENT_SECRET: 'shh' }, dir);
+    expect(profile.clientId).to.equal('acme');
+    expect(profile.baseUrl).to.equal('https://staging.example.com/api');
+  });
+});
+
+describe('target profile', () => {
+  const write = (text: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rdx-profile-')), 'rdx.config.yaml');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('applies flags over env over file', () => {
+    const file = write('baseUrl: http://file.example\ncredentials:\n  clientId: from-file\nhttp:\n  timeoutMs: 1234\n');
+    const env = { RDX_BASE_URL: 'http://env.example' };
+    const p = loadProfile({ config: file, clientId: 'from-flag' }, env);
+    expect(p.baseUrl).to.equal('http://env.example');
+    expect(p.clientId).to.equal('from-flag');
+    expect(p.http.timeoutMs).to.equal(1234);
+    expect(loadProfile({ config: file, baseUrl: 'http://flag.example' }, env).baseUrl).to.equal('http://flag.example');
+  });
+
+  it('says which line holds an unknown field or an unknown declared key', () => {
+    const file = write('baseUrl: http://x\ncolour: red\ndeclared:\n  pageSze: 10\n');
+    let message = '';
+    try {
+      readConfigFile(file, {});
+    } catch (error) {
+      expect(error).to.be.instanceOf(UsageError);
+      message = (error as Error).message;
+    }
+    expect(message).to.match(/rdx\.config\.yaml:\d+: \(file\): unknown field colour|rdx\.config\.yaml:2: .*colour/);
+    expect(message).to.match(/rdx\.config\.yaml:4: \/declared\/pageSze: unknown key/);
+  });
+
+  it('names a missing environment variable', () => {
+    const file = write('credentials:\n  clientSecret: ${env:RDX_NOPE_SECRET}\n');
+    expect(() => readConfigFile(file, {})).to.throw(UsageError, /RDX_NOPE_SECRET is not set/);
+  });
+
+  it('refuses a base URL that is not http(s)', () => {
+    expect(() => loadProfile({ baseUrl: 'ftp://x' }, {}, tmpdir())).to.throw(UsageError, /not an http\(s\) URL/);
+  });
+});

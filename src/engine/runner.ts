@@ -1,0 +1,354 @@
+// Runs one case: its steps in order, each judged by its expectations and the global checks, into a CaseResult.
+// The runner knows nothing of mocha or of output formats.
+import { allChecks, getCheck, type CheckContext, type Judgement } from '../checks/index.js';
+import { sameValue } from '../checks/records.js';
+import { batchVariant } from '../checks/batch.js';
+import { endMarker } from '../checks/lists.js';
+import { bodyObject } from '../checks/registry.js';
+import { clause as clauseOf, interpretation, operation as operationOf, resourceInfo, schemaErrors, SCHEMA_BASE, type Operation } from '../spec/index.js';
+import type { Profile } from '../config/profile.js';
+import type { HttpClient, OutgoingRequest } from '../http/client.js';
+import type { TokenProvider } from '../http/auth.js';
+import type { Secrets } from '../http/redact.js';
+import type { CaseDef, ExpectDef, StepDef } from './suite.js';
+import { TemplateError, readPath, resolve, type GenerationContext, type Vars } from './template.js';
+import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from './results.js';
+
+export interface RunnerDeps {
+  profile: Profile;
+  baseUrl: string;
+  http: HttpClient;
+  tokens: TokenProvider;
+  /** Gets a token that has expired, or says why none can be had. */
+  expiredToken: () => Promise<string | { unavailable: string }>;
+  secrets: Secrets;
+  gen: GenerationContext;
+  /** The run's client credentials, for token cases (${credentials.clientId}); redacted from everything recorded. */
+  credentials: { clientId: string; clientSecret: string };
+}
+
+/** Ends a case early with a verdict other than its assertions' (skip or error). */
+class Stop extends Error {
+  constructor(readonly verdict: 'skip' | 'error', readonly reason: string) {
+    super(reason);
+  }
+}
+
+const DEFAULT_MAX_PAGES = 1000;
+
+export class Runner {
+  readonly results = new Map<string, CaseResult>();
+  readonly ledger: ResidueEntry[] = [];
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async runCase(c: CaseDef): Promise<CaseResult> {
+    const started = performance.now();
+    const result: CaseResult = {
+      id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+      file: `${c.file}:${c.line}`, verdict: 'pass', assertions: [], observations: [], exchanges: [], durationMs: 0,
+    };
+    const missing = new Map<string, string>();
+    try {
+      this.checkPreconditions(c);
+      const vars: Vars = { run: { tag: this.deps.gen.runTag }, credentials: this.deps.credentials };
+      for (const [name, value] of Object.entries(c.vars ?? {})) vars[name] = this.resolveValue(value, vars, missing);
+      for (const step of c.steps) {
+        const ok = await this.runStep(c, step, vars, result, missing);
+        if (!ok) break;
+      }
+      result.verdict = verdictOf(c.level, result.assertions);
+    } catch (error) {
+      if (error instanceof Stop) {
+        result.verdict = error.verdict;
+        result.reason = error.reason;
+      } else {
+        result.verdict = 'error';
+        result.reason = `harness error: ${(error as Error).message}`;
+        if (process.env['RDX_DEBUG']) process.stderr.write(`${(error as Error).stack}\n`);
+      }
+    }
+    result.exchanges = result.exchanges.map((e) => this.deps.secrets.redact(e));
+    if (result.reason) result.reason = this.deps.secrets.scrub(result.reason);
+    result.assertions = result.assertions.map((a) => ({ ...a, message: this.deps.secrets.scrub(a.message) }));
+    result.durationMs = Math.round(performance.now() - started);
+    this.results.set(c.id, result);
+    return result;
+  }
+
+  private checkPreconditions(c: CaseDef): void {
+    for (const id of c.requires) {
+      const r = this.results.get(id);
+      if (!r) throw new Stop('skip', `prerequisite ${id} did not run`);
+      if (!['pass', 'observed', 'warn'].includes(r.verdict)) throw new Stop('skip', `prerequisite ${id} ${r.verdict === 'fail' ? 'failed' : `was ${r.verdict}`}${r.reason ? `: ${r.reason}` : ''}`);
+    }
+    const { profile } = this.deps;
+    if (c.when?.atsJobOfferId && profile.declared['atsJobOfferId'] === 'fixtures') {
+      throw new Stop('skip', 'the profile declares atsJobOfferId: fixtures, so a job offer created by the run cannot be addressed by {id}');
+    }
+    if (c.tier === 'irreversible' && !profile.allowIrreversible) {
+      throw new Stop('skip', 'irreversible (it replaces or removes data it cannot restore): runs only with --allow-irreversible');
+    }
+  }
+
+  private resolveValue(value: unknown, vars: Vars, missing: Map<string, string>): unknown {
+    try {
+      return resolve(value, vars, this.deps.gen);
+    } catch (error) {
+      if (error instanceof TemplateError) {
+        const why = [...missing].find(([k]) => error.message.includes(`\${${k}`))?.[1];
+        if (why) throw new Stop('skip', why);
+        throw new Stop('error', `suite error: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Runs a step; returns false when the case must stop (a failed expectation). */
+  private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<boolean> {
+    const op = step.operation ? operationOf(step.operation) : undefined;
+    const body = step.body === undefined ? undefined : this.resolveValue(step.body, vars, missing);
+    const request = await this.buildRequest(step, op, vars, body, missing);
+    const first = await this.send(step, request, result);
+    const stepExchanges = [first];
+    if (step.paginate && !first.transportError) stepExchanges.push(...(await this.walk(step, first, result)));
+    const broken = stepExchanges.find((e) => e.transportError);
+    if (broken) {
+      throw new Stop('error', `step "${step.name}": no answer from ${broken.request.method} ${this.deps.secrets.scrub(broken.request.url)}: ${broken.transportError?.message}`);
+    }
+    const index = result.exchanges.indexOf(first);
+    const judgements: (Judgement & { check: string; exchange: number })[] = [];
+    const judgedLikeSetup = step.setup === true || c.level === 'OBSERVE';
+
+    for (const e of [step.expect ?? []].flat()) {
+      for (const j of this.expectation(c, e, first, stepExchanges, op, body, vars, missing)) judgements.push({ ...j, exchange: index });
+    }
+    if (!judgedLikeSetup) {
+      for (const ex of stepExchanges) {
+        const ctx = this.context(ex, stepExchanges, op, body, {});
+        for (const check of allChecks().filter((k) => k.global && k.appliesTo?.(ctx))) {
+          for (const j of check.run(ctx)) judgements.push({ ...j, check: check.id, exchange: result.exchanges.indexOf(ex) });
+        }
+      }
+    }
+    if (judgedLikeSetup) {
+      const failed = judgements.find((j) => !j.passed);
+      if (failed) throw new Stop('skip', `${step.setup ? 'setup ' : ''}step "${step.name}" did not go as needed (${failed.clause}: ${failed.message})`);
+    } else {
+      for (const j of judgements) result.assertions.push(this.assertion(j));
+    }
+
+    for (const [name, path] of Object.entries(step.capture ?? {})) {
+      const value = this.extract(path, first, stepExchanges, body);
+      vars[name] = value;
+      if (value === undefined) missing.set(name, `step "${step.name}" gave no ${path} to go on with (captured as ${name})`);
+    }
+    for (const [key, path] of Object.entries(step.observe ?? {})) {
+      result.observations.push(...this.observe(c, key, this.extract(String(path), first, stepExchanges, body), result));
+    }
+    if (op) this.recordResidue(c, op, first, body, request);
+    return !judgements.some((j) => !j.passed);
+  }
+
+  private assertion(j: Judgement & { check: string; exchange: number }): Assertion {
+    return { clause: j.clause, level: clauseOf(j.clause).level, passed: j.passed, message: j.message, check: j.check, exchange: j.exchange };
+  }
+
+  private context(ex: Exchange, stepExchanges: Exchange[], op: Operation | undefined, body: unknown, args: Record<string, unknown>): CheckContext {
+    return { exchange: ex, stepExchanges, ...(op ? { operation: op } : {}), requestBody: body, invalidItems: this.deps.gen.invalidItems, args, declared: this.deps.profile.declared };
+  }
+
+  private expectation(c: CaseDef, e: ExpectDef, ex: Exchange, stepExchanges: Exchange[], op: Operation | undefined, body: unknown,
+    vars: Vars, missing: Map<string, string>): (Judgement & { check: string })[] {
+    const clause = e.clause ?? c.clauses[0] ?? 'HTTP.STATUS_MATCHES_BODY';
+    const status = ex.response?.status ?? 0;
+    const out: (Judgement & { check: string })[] = [];
+    const add = (check: string, passed: boolean, message: string): void => {
+      out.push({ clause, passed, message, check });
+    };
+    if (e.outcome === 'success') add('expect.outcome', status >= 200 && status < 300, status >= 200 && status < 300 ? `accepted with ${status}` : `expected success, got status ${status}: ${describeBody(ex)}`);
+    if (e.outcome === 'failure') add('expect.outcome', status >= 300, status >= 300 ? `refused with ${status}` : `expected a failure, got status ${status}`);
+    if (e.status !== undefined) {
+      const wanted = [e.status].flat();
+      const ok = wanted.some((w) => (typeof w === 'number' ? w === status : String(status)[0] === w[0]));
+      add('expect.status', ok, ok ? `status ${status}` : `expected status ${wanted.join(' or ')}, got ${status}`);
+    }
+    if (e.body) {
+      const uri = e.body === 'token' ? `${SCHEMA_BASE}token.json#/$defs/response` : `${SCHEMA_BASE}envelope.json#/$defs/${e.body}`;
+      const errors = ex.response?.json === undefined ? [`the body is not JSON`] : schemaErrors(uri, ex.response.json);
+      add('expect.body', errors.length === 0, errors.length ? `body is not a ${e.body} body: ${errors.slice(0, 4).join('; ')}` : `${e.body} body`);
+    }
+    for (const [path, expectedRaw] of Object.entries(e.equals ?? {})) {
+      const expected = this.resolveValue(expectedRaw, vars, missing);
+      const actual = this.extract(path, ex, stepExchanges, body);
+      add('expect.equals', sameValue(expected, actual, true), `${path} is ${JSON.stringify(actual)}${sameValue(expected, actual, true) ? '' : `, expected ${JSON.stringify(expected)}`}`);
+    }
+    for (const [path, n] of Object.entries(e.length ?? {})) {
+      const actual = this.extract(path, ex, stepExchanges, body);
+      const len = Array.isArray(actual) ? actual.length : undefined;
+      add('expect.length', len === n, `${path} has ${len === undefined ? 'no list' : `${len} item(s)`}${len === n ? '' : `, expected ${n}`}`);
+    }
+    for (const spec of e.checks ?? []) {
+      const id = typeof spec === 'string' ? spec : spec.id;
+      const check = getCheck(id);
+      if (!check) throw new Stop('error', `suite error: unknown check ${id}`);
+      const args = typeof spec === 'string' ? {} : (this.resolveValue(spec.with ?? {}, vars, missing) as Record<string, unknown>);
+      if (typeof spec !== 'string' && spec.clause) args['clause'] = spec.clause;
+      for (const j of check.run(this.context(ex, stepExchanges, op, body, args))) out.push({ ...j, check: id });
+    }
+    return out;
+  }
+
+  /** Reads a capture/observe path: $status, $headers.x, $records, $variant, $endMarker, $pageSize, $linkForm, $pages, $request.x, or a body path. */
+  private extract(path: string, ex: Exchange, stepExchanges: Exchange[], body: unknown): unknown {
+    const [head = '', ...rest] = path.split('.');
+    const tail = rest.join('.');
+    switch (head) {
+      case '$status': return ex.response?.status;
+      case '$headers': return ex.response?.headers[tail.toLowerCase()];
+      case '$request': return readPath({ body }, tail);
+      case '$records': return readPath(stepExchanges.flatMap((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]) : [])), tail);
+      case '$pages': return stepExchanges.length;
+      case '$variant': { const v = batchVariant(ex); return 'variant' in v ? v.variant : 'none'; }
+      case '$endMarker': { const last = stepExchanges[stepExchanges.length - 1]; return last ? endMarker(last) ?? 'none' : undefined; }
+      case '$pageSize': return Math.max(...stepExchanges.map((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]).length : 0)));
+      case '$linkForm': {
+        const link = readPath(ex.response?.json, 'meta.next_link');
+        if (typeof link !== 'string' || link === '') return 'none';
+        return /^[a-z]+:\/\//i.test(link) ? 'absolute' : 'relative';
+      }
+      case '$body': return readPath(ex.response?.json, tail);
+      default: return readPath(ex.response?.json, path);
+    }
+  }
+
+  private observe(c: CaseDef, key: string, value: unknown, result: CaseResult): Observation[] {
+    const [id = key, sub] = key.split('.');
+    const entry = interpretation(id);
+    const obs: Observation = { interpretation: id, ...(sub ? { key: sub } : {}), value, caseId: c.id };
+    const declared = entry.key ? this.deps.profile.declared[entry.key] : undefined;
+    if (declared !== undefined && !sub) {
+      const same = String(declared) === String(value);
+      result.assertions.push({
+        clause: 'PROFILE.DECLARED_MATCHES', level: 'SHOULD', passed: same, check: 'declared-matches',
+        message: same ? `${entry.key}: declared ${JSON.stringify(declared)}, observed the same`
+          : `${entry.key}: the profile declares ${JSON.stringify(declared)} but the implementation did ${JSON.stringify(value)}`,
+      });
+    }
+    return [obs];
+  }
+
+  private async buildRequest(step: StepDef, op: Operation | undefined, vars: Vars, body: unknown, missing: Map<string, string>): Promise<OutgoingRequest> {
+    const params = (this.resolveValue(step.params ?? {}, vars, missing) ?? {}) as Record<string, unknown>;
+    const template = op?.path ?? step.path ?? '/';
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (params[name] === undefined) throw new Stop('error', `suite error: step "${step.name}" gives no value for {${name}}`);
+      return encodeURIComponent(String(params[name]));
+    });
+    const url = new URL(this.deps.baseUrl.replace(/\/$/, '') + path);
+    const query = (this.resolveValue(step.query ?? {}, vars, missing) ?? {}) as Record<string, unknown>;
+    const brackets = this.deps.profile.declared['referenceListEncoding'] === 'brackets';
+    for (const [name, value] of Object.entries(query)) {
+      if (Array.isArray(value)) {
+        const key = brackets && !name.endsWith('[]') ? `${name}[]` : name;
+        for (const v of value) url.searchParams.append(key, String(v));
+      } else if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
+    if (auth === 'default') headers['authorization'] = `Bearer ${await this.token()}`;
+    if (auth === 'header') headers['authorization'] = String(this.resolveValue(step.authHeader ?? '', { ...vars, token: await this.token() }, missing));
+    if (auth === 'query') url.searchParams.append('access_token', await this.token());
+    if (auth === 'expired') {
+      const expired = await this.deps.expiredToken();
+      if (typeof expired !== 'string') throw new Stop('skip', expired.unavailable);
+      headers['authorization'] = `Bearer ${expired}`;
+    }
+    let text: string | undefined;
+    if (step.rawBody !== undefined) text = String(this.resolveValue(step.rawBody, vars, missing));
+    else if (body !== undefined) text = JSON.stringify(body);
+    if (text !== undefined) headers['content-type'] = step.contentType ?? 'application/json';
+    Object.assign(headers, this.resolveValue(step.headers ?? {}, vars, missing) as Record<string, string>);
+    return { method: op?.method ?? step.method ?? 'GET', url: url.toString(), headers, ...(text !== undefined ? { body: text } : {}) };
+  }
+
+  private async token(): Promise<string> {
+    try {
+      return await this.deps.tokens.token();
+    } catch (error) {
+      throw new Stop('error', `no token: ${(error as Error).message}`);
+    }
+  }
+
+  /** Sends and records; a 401 on the run's own token is retried once with a fresh token (it may have been revoked). */
+  private async send(step: StepDef, request: OutgoingRequest, result: CaseResult, label = step.name): Promise<Exchange> {
+    let ex = await this.deps.http.send(label, request);
+    const usedRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'];
+    if (ex.response?.status === 401 && usedRunToken && step.operation !== 'requestToken') {
+      this.deps.tokens.invalidate();
+      const retried = { ...request, headers: { ...request.headers, authorization: `Bearer ${await this.token()}` } };
+      ex = await this.deps.http.send(label, retried);
+    }
+    result.exchanges.push(ex);
+    return ex;
+  }
+
+  /** Follows meta.next_link from the first page to its end, bounded in pages and guarded against loops. */
+  private async walk(step: StepDef, first: Exchange, result: CaseResult): Promise<Exchange[]> {
+    const pages: Exchange[] = [];
+    const seen = new Set<string>([first.request.url]);
+    const max = step.paginate?.maxPages ?? DEFAULT_MAX_PAGES;
+    let current = first;
+    while (pages.length + 1 < max) {
+      if (endMarker(current) !== undefined) break;
+      const link = readPath(current.response?.json, 'meta.next_link');
+      if (typeof link !== 'string') break;
+      let next: string;
+      try {
+        next = new URL(link, current.request.url).toString();
+      } catch {
+        break;
+      }
+      if (seen.has(next)) break; // a loop: walk-exactly-once reports it, since the last page still points on
+      seen.add(next);
+      current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
+      pages.push(current);
+      if (current.transportError || (current.response?.status ?? 0) >= 300) break;
+    }
+    return pages;
+  }
+
+  /** Notes what the run created (and deleted) so the report can list what is left on the target. */
+  private recordResidue(c: CaseDef, op: Operation, ex: Exchange, body: unknown, request: OutgoingRequest): void {
+    const status = ex.response?.status ?? 0;
+    if (status < 200 || status >= 300) return;
+    if (op.kind === 'batchCreate' && Array.isArray(body)) {
+      const identity = resourceInfo(op.resource).identity;
+      const data = bodyObject(ex)?.['data'];
+      for (const item of body as Record<string, unknown>[]) {
+        if (this.deps.gen.invalidItems.has(item)) continue;
+        const key = item[identity];
+        const created = Array.isArray(data) ? data.find((r) => readPath(r, identity) === key) : undefined;
+        const id = readPath(created, 'id');
+        this.ledger.push({
+          resource: op.resource, operationId: op.operationId, reference: String(key), caseId: c.id,
+          createdAt: ex.startedAt, deleted: false, ...(typeof id === 'number' || typeof id === 'string' ? { id } : {}),
+        });
+      }
+    }
+    if (op.kind === 'delete') {
+      const last = decodeURIComponent(new URL(request.url).pathname.split('/').pop() ?? '');
+      for (const entry of this.ledger) {
+        if (entry.resource === op.resource && (String(entry.id) === last || entry.reference === last)) entry.deleted = true;
+      }
+    }
+  }
+}
+
+function describeBody(ex: Exchange): string {
+  const body = bodyObject(ex);
+  const message = body?.['message'];
+  const firstError = readPath(body, 'errors.0.message');
+  return [typeof message === 'string' ? message : undefined, typeof firstError === 'string' ? firstError : undefined]
+    .filter(Boolean).join(' — ') || (ex.response?.body.slice(0, 120) ?? '');
+}

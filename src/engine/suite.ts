@@ -1,0 +1,247 @@
+// Suite files: loading, validation against suites/suite.schema.json, and the lint rules a schema cannot say.
+// A bad file is reported as "file:line: field: what is wrong", never as a stack trace.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
+import type { Tier } from './results.js';
+
+export interface ExpectDef {
+  clause?: string;
+  outcome?: 'success' | 'failure';
+  status?: number | string | (number | string)[];
+  body?: 'message' | 'success' | 'list' | 'error' | 'batch-create' | 'partial-success' | 'token';
+  equals?: Record<string, unknown>;
+  length?: Record<string, number>;
+  checks?: (string | { id: string; clause?: string; with?: Record<string, unknown> })[];
+}
+
+export interface StepDef {
+  name: string;
+  setup?: boolean;
+  operation?: string;
+  method?: string;
+  path?: string;
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  auth?: 'default' | 'none' | 'expired' | 'query' | 'header';
+  authHeader?: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  paginate?: { maxPages?: number };
+  expect?: ExpectDef | ExpectDef[];
+  capture?: Record<string, string>;
+  observe?: Record<string, unknown>;
+}
+
+export interface CaseDef {
+  id: string;
+  title: string;
+  level: Level;
+  clauses: string[];
+  tags: string[];
+  tier: Tier;
+  requires: string[];
+  when?: { atsJobOfferId?: boolean; expiredToken?: boolean };
+  vars?: Record<string, unknown>;
+  steps: StepDef[];
+  /** Where it was read from, for messages: suites/… relative path and line. */
+  file: string;
+  line: number;
+  /** Endpoints (1..21) its steps call, derived from the operations named. */
+  endpoints: number[];
+}
+
+export interface SuiteProblem {
+  file: string;
+  line: number;
+  field: string;
+  message: string;
+}
+
+export class SuiteError extends Error {
+  constructor(readonly problems: SuiteProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+  }
+}
+
+export function formatProblem(p: SuiteProblem): string {
+  return `${p.file}:${p.line}: ${p.field}: ${p.message}`;
+}
+
+export const suitesDir = join(packageRoot, 'suites');
+
+let suiteValidator: ReturnType<Ajv2020['compile']> | undefined;
+function validateSuite(value: unknown): { instancePath: string; message: string }[] {
+  if (!suiteValidator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    suiteValidator = ajv.compile(JSON.parse(readFileSync(join(suitesDir, 'suite.schema.json'), 'utf8')) as object);
+  }
+  if (suiteValidator(value)) return [];
+  return (suiteValidator.errors ?? []).map((e) => ({
+    // An unknown field is placed at its own line, not at the object holding it.
+    instancePath: e.keyword === 'additionalProperties' ? `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}` : e.instancePath,
+    message: e.keyword === 'additionalProperties'
+      ? `unknown field ${(e.params as { additionalProperty: string }).additionalProperty}`
+      : e.keyword === 'enum' ? `${e.message}: ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`
+        : (e.message ?? e.keyword),
+  }));
+}
+
+/** The YAML node at a JSON-pointer-like instance path, to give a line number. */
+function nodeAt(root: YamlNode | null, instancePath: string): YamlNode | null {
+  let node: YamlNode | null = root;
+  for (const part of instancePath.split('/').filter(Boolean)) {
+    if (isMap(node)) node = (node.get(part, true) as YamlNode | undefined) ?? node;
+    else if (isSeq(node)) node = (node.get(Number(part), true) as YamlNode | undefined) ?? node;
+    else break;
+  }
+  return node;
+}
+
+export function listSuiteFiles(dir: string = suitesDir): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.ya?ml$/.test(name)) out.push(path);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Reads every suite file; throws SuiteError listing every problem of every file. */
+export function loadSuites(files: string[] = listSuiteFiles()): CaseDef[] {
+  const problems: SuiteProblem[] = [];
+  const cases: CaseDef[] = [];
+  for (const path of files) {
+    const file = relative(packageRoot, path) || path;
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter, prettyErrors: false });
+    const lineOf = (node: YamlNode | null): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 1);
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) problems.push({ file, line: e.linePos?.[0]?.line ?? 1, field: '(yaml)', message: e.message.split('\n')[0] ?? e.message });
+      continue;
+    }
+    const value = doc.toJS() as unknown;
+    const schemaProblems = validateSuite(value);
+    for (const p of schemaProblems) {
+      problems.push({ file, line: lineOf(nodeAt(doc.contents, p.instancePath)), field: p.instancePath || '(file)', message: p.message });
+    }
+    if (schemaProblems.length > 0) continue;
+    const raw = (value as { cases: RawCase[] }).cases;
+    raw.forEach((c, i) => {
+      const line = lineOf(nodeAt(doc.contents, `/cases/${i}`));
+      for (const x of expandEach(c)) {
+        cases.push({ ...x, tags: x.tags ?? [], requires: x.requires ?? [], file, line, endpoints: endpointsOfCase(x.steps) });
+      }
+    });
+  }
+  problems.push(...lintCases(cases));
+  if (problems.length > 0) throw new SuiteError(problems);
+  return cases;
+}
+
+type RawCase = Omit<CaseDef, 'file' | 'line' | 'endpoints'> & { each?: Record<string, Record<string, unknown>[]> };
+
+/** One copy of the case per `each` item, with ${each.NAME.field} replaced (a lone template keeps the value's type). */
+function expandEach(c: RawCase): Omit<CaseDef, 'file' | 'line' | 'endpoints'>[] {
+  if (!c.each) return [c];
+  const [name, items] = Object.entries(c.each)[0] as [string, Record<string, unknown>[]];
+  const { each: _, ...rest } = c;
+  return items.map((item) => {
+    const fill = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        const whole = new RegExp(`^\\$\\{each\\.${name}\\.(\\w+)\\}$`).exec(v);
+        if (whole?.[1]) return item[whole[1]];
+        return v.replace(new RegExp(`\\$\\{each\\.${name}\\.(\\w+)\\}`, 'g'), (_m, f: string) => String(item[f] ?? ''));
+      }
+      if (Array.isArray(v)) return v.map(fill);
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => fill(x) !== undefined).map(([k, x]) => [k, fill(x)]));
+      return v;
+    };
+    return { ...(fill(rest) as Omit<CaseDef, 'file' | 'line' | 'endpoints'>), id: `${c.id}.${String(item['id'])}` };
+  });
+}
+
+function endpointsOfCase(steps: StepDef[]): number[] {
+  const byId = new Map(operations().map((o) => [o.operationId, o.endpoint]));
+  const set = new Set<number>();
+  for (const s of steps) if (s.operation && byId.has(s.operation)) set.add(byId.get(s.operation) as number);
+  return [...set].sort((a, b) => a - b);
+}
+
+/** Rules across files and against spec/: what a per-file schema cannot check. */
+export function lintCases(cases: CaseDef[], knownChecks?: Set<string>): SuiteProblem[] {
+  const problems: SuiteProblem[] = [];
+  const clauseIds = new Map(clauses().map((c) => [c.id, c]));
+  const interpretationIds = new Set(interpretations().map((i) => i.id));
+  const operationIds = new Set(operations().map((o) => o.operationId));
+  const ids = new Map<string, CaseDef>();
+  const at = (c: CaseDef, field: string, message: string): void => {
+    problems.push({ file: c.file, line: c.line, field: `${c.id}.${field}`, message });
+  };
+  for (const c of cases) {
+    const twin = ids.get(c.id);
+    if (twin) at(c, 'id', `duplicate case id (also at ${twin.file}:${twin.line})`);
+    ids.set(c.id, c);
+  }
+  for (const c of cases) {
+    if (/\bshould\b/i.test(c.title) && c.level !== 'SHOULD') at(c, 'title', 'says "should" but the level is not SHOULD');
+    for (const id of c.clauses) {
+      const known = clauseIds.get(id);
+      if (!known && !(c.level === 'OBSERVE' && interpretationIds.has(id))) at(c, 'clauses', `unknown clause ${id}`);
+      if (known && c.level !== 'OBSERVE' && known.level !== c.level && c.clauses.every((x) => clauseIds.get(x)?.level !== c.level)) {
+        at(c, 'level', `${c.level} case names only ${known.level} clauses`);
+      }
+    }
+    if (c.level !== 'OBSERVE' && c.clauses.length === 0) at(c, 'clauses', 'a MUST or SHOULD case names at least one clause');
+    for (const r of c.requires) if (!ids.has(r)) at(c, 'requires', `unknown case ${r}`);
+    c.steps.forEach((s, i) => {
+      if (s.operation && !operationIds.has(s.operation)) at(c, `steps[${i}].operation`, `unknown operationId ${s.operation}`);
+      if (!s.operation && !s.path) at(c, `steps[${i}]`, 'names neither an operation nor a path');
+      if (s.auth === 'header' && s.authHeader === undefined) at(c, `steps[${i}].authHeader`, 'auth: header needs authHeader');
+      for (const e of [s.expect ?? []].flat()) {
+        if (e.clause && !clauseIds.has(e.clause)) at(c, `steps[${i}].expect.clause`, `unknown clause ${e.clause}`);
+        for (const check of e.checks ?? []) {
+          const id = typeof check === 'string' ? check : check.id;
+          if (knownChecks && !knownChecks.has(id)) at(c, `steps[${i}].expect.checks`, `unknown check ${id}`);
+        }
+      }
+    });
+    lintGenerators(c, c.vars, 'vars', at);
+    c.steps.forEach((s, i) => lintGenerators(c, s.body, `steps[${i}].body`, at));
+  }
+  return problems;
+}
+
+/** A wrong-type item of a union field would accuse a legal implementation: the union's members are unknown. */
+function lintGenerators(c: CaseDef, value: unknown, field: string, at: (c: CaseDef, f: string, m: string) => void): void {
+  if (Array.isArray(value)) return value.forEach((v, i) => lintGenerators(c, v, `${field}[${i}]`, at));
+  if (!value || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  const resource = obj['$invalid'] ?? obj['$valid'];
+  if (typeof resource === 'string') {
+    let info;
+    try {
+      info = resourceInfo(resource);
+    } catch {
+      return at(c, field, `unknown resource ${resource} (a spec/schemas file stem)`);
+    }
+    const wrongType = obj['wrongType'];
+    if (typeof wrongType === 'string') {
+      const f = info.fields.find((x) => x.name === wrongType);
+      if (!f) at(c, field, `${resource} has no field ${wrongType}`);
+      else if (f.union) at(c, field, `${wrongType} is a union field: a wrong type cannot be known`);
+    }
+    const omit = obj['omit'];
+    if (typeof omit === 'string' && !info.fields.some((x) => x.name === omit)) at(c, field, `${resource} has no field ${omit}`);
+    return;
+  }
+  for (const [k, v] of Object.entries(obj)) lintGenerators(c, v, `${field}.${k}`, at);
+}

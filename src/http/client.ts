@@ -1,0 +1,153 @@
+// The harness's only door to the network. Every request goes through `send`, which never throws for what the
+// target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
+import { readFileSync } from 'node:fs';
+import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Exchange, TransportErrorKind } from '../engine/results.js';
+import { UsageError } from '../errors.js';
+
+export interface HttpOptions {
+  /** Per-request time limit in ms, covering connect, headers and the whole body. */
+  timeoutMs: number;
+  /** Responses larger than this are cut and recorded as a body problem. */
+  maxResponseBytes: number;
+  insecure?: boolean;
+  /** PEM file of extra certificate authorities. */
+  caFile?: string;
+  /** HTTP(S) proxy URL. */
+  proxy?: string;
+  /** Extra attempts on transport errors only (never on an HTTP answer, however bad). */
+  retries?: number;
+}
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Already-serialised body; a JSON value is serialised by the caller so malformed bodies can be sent too. */
+  body?: string;
+}
+
+export class HttpClient {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(readonly options: HttpOptions) {
+    const connect = {
+      rejectUnauthorized: !options.insecure,
+      ...(options.caFile ? { ca: readCa(options.caFile) } : {}),
+    };
+    // Short keep-alive: targets are often half-built servers that drop idle sockets without notice.
+    const common = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connections: 16, connect };
+    this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...common, requestTls: connect }) : new Agent(common);
+  }
+
+  /** Sends one request and records the exchange; retries only when no HTTP answer came back. */
+  async send(step: string, req: OutgoingRequest): Promise<Exchange> {
+    const attempts = 1 + Math.max(0, this.options.retries ?? 0);
+    let exchange: Exchange | undefined;
+    for (let i = 0; i < attempts; i++) {
+      exchange = await this.sendOnce(step, req);
+      if (!exchange.transportError) break;
+    }
+    return exchange as Exchange;
+  }
+
+  private async sendOnce(step: string, req: OutgoingRequest): Promise<Exchange> {
+    const started = performance.now();
+    const startedAt = new Date().toISOString();
+    const headers = { ...(req.headers ?? {}) };
+    const recorded: Exchange = {
+      step,
+      request: { method: req.method, url: req.url, headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+      startedAt,
+      elapsedMs: 0,
+    };
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const res = await request(req.url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body: req.body,
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      const { text, problem } = await readCapped(res.body, this.options.maxResponseBytes);
+      const responseHeaders = flattenHeaders(res.headers);
+      recorded.response = { status: res.statusCode, headers: responseHeaders, body: text };
+      const parsed = problem ? { problem } : parseJson(text);
+      if ('json' in parsed) recorded.response.json = parsed.json;
+      else if (parsed.problem) recorded.response.bodyProblem = parsed.problem;
+    } catch (error) {
+      recorded.transportError = classify(error, this.options.timeoutMs);
+    }
+    recorded.elapsedMs = Math.round((performance.now() - started) * 10) / 10;
+    return recorded;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--ca ${file}: cannot read the file (${(error as Error).message})`);
+  }
+}
+
+/** Reads a body up to the cap; beyond it the stream is destroyed so an endless body cannot hold the run. */
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; problem?: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > cap) {
+      chunks.push(buf.subarray(0, Math.max(0, buf.length - (size - cap))));
+      body.destroy();
+      return { text: Buffer.concat(chunks).toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+    }
+    chunks.push(buf);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+function parseJson(text: string): { json: unknown } | { problem?: string } {
+  if (text.length === 0) return { problem: 'the body is empty' };
+  try {
+    return { json: JSON.parse(text) };
+  } catch (error) {
+    return { problem: `the body is not JSON (${(error as Error).message})` };
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function classify(error: unknown, timeoutMs: number): { kind: TransportErrorKind; message: string } {
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code ?? '';
+  const text = e.message ?? String(error);
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError ||
+      error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { kind: 'connection-refused', message: 'the connection was refused' };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return { kind: 'connection-reset', message: 'the connection was closed before a complete answer' };
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'dns', message: `the host name does not resolve (${code})` };
+  if (/CERT|SSL|TLS/i.test(code) || /certificate|TLS/i.test(text)) return { kind: 'tls', message: `TLS failed: ${text}` };
+  if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO') {
+    return { kind: 'protocol', message: `the answer is not valid HTTP (${code}: ${text})` };
+  }
+  return { kind: 'other', message: code ? `${code}: ${text}` : text };
+}

@@ -1,0 +1,46 @@
+// The CI example cannot run here (it needs GitHub and a staging target), so its parts are checked against the
+// harness it drives: the flags exist, the secrets go through the environment, the paths are where reports land.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { packageRoot } from '../spec/index.js';
+import { writeReports } from './files.js';
+import { ruleBreakingReport } from './rule-breaker.test.js';
+
+interface Step { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown> }
+
+describe('examples/', function () {
+  this.timeout(30_000);
+
+  it('github-actions.yml runs rdx with secrets from the environment, uploads reports/ and publishes junit.xml', () => {
+    const workflow = parseYaml(readFileSync(join(packageRoot, 'examples', 'github-actions.yml'), 'utf8')) as {
+      permissions: Record<string, string>; jobs: Record<string, { steps: Step[] }>;
+    };
+    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+    const run = steps.find((s) => s.run?.startsWith('rdx run'));
+    expect(run?.env).to.deep.include({ RDX_CLIENT_ID: '${{ secrets.RDX_CLIENT_ID }}', RDX_CLIENT_SECRET: '${{ secrets.RDX_CLIENT_SECRET }}' });
+    expect(run?.run).to.not.match(/--client-secret|secrets\./);
+    const help = spawnSync(process.execPath, [join(packageRoot, 'dist', 'src', 'cli', 'main.js'), 'run', '--help'], { encoding: 'utf8' }).stdout;
+    for (const flag of run?.run?.match(/--[a-z-]+/g) ?? []) expect(help, flag).to.include(flag);
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with?.['path']).to.equal('reports/');
+    expect(upload?.if).to.include('!cancelled()');
+    const publish = steps.find((s) => s.uses?.startsWith('EnricoMi/publish-unit-test-result-action@'));
+    expect(publish?.with?.['files']).to.equal('reports/latest/junit.xml');
+    expect(workflow.permissions['checks']).to.equal('write');
+  });
+
+  it('job-summary.mjs turns a report into a Markdown verdict with one line per failure', async () => {
+    const written = writeReports(await ruleBreakingReport('^token\\.issued |^job-offers\\.unknown-id\\.get '), mkdtempSync(join(tmpdir(), 'rdx-summary-')));
+    const r = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), join(written.dir, 'report.json')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/^### RDX conformance: NOT CONFORMANT\n/);
+    expect(r.stdout).to.include('| FAIL | SHOULD | `job-offers.unknown-id.get` | ENVELOPE.MESSAGE | status 404: message is missing |');
+    const missing = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), '/nonexistent/report.json'], { encoding: 'utf8' });
+    expect(missing.status).to.equal(0);
+    expect(missing.stdout).to.match(/^### RDX conformance: no report/);
+  });
+});

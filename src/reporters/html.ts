@@ -1,0 +1,476 @@
+// report.html: one self-contained page a certifier can read, print and archive. Everything is rendered here from
+// report.json; the page loads nothing (a Content-Security-Policy forbids it) and its small script only filters.
+import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { InterpretationProfile } from '../engine/run.js';
+import type { CaseResult, Exchange } from '../engine/results.js';
+import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
+import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
+import { SCRIPT, STYLE } from './html-assets.js';
+import { VERDICT_RANK, type Report } from './merge.js';
+
+/** The verdicts as the page shows them; a baselined failure is a "known failure". */
+const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
+const LABEL: Record<string, string> = {
+  fail: 'fail', error: 'error', warn: 'warn', 'known-failure': 'known', skip: 'skip', pass: 'pass', observed: 'observed',
+};
+const MEANING: Record<string, string> = {
+  fail: 'a MUST clause is broken',
+  error: 'the target gave no answer: the case could not be judged',
+  warn: 'only SHOULD clauses are broken',
+  'known-failure': 'a failure listed in the baseline: reported, not counted',
+  skip: 'not judged; the reason says why',
+  pass: 'every clause judged held',
+  observed: 'an open point of the spec: what the implementation does is recorded',
+};
+const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
+/** The matrix column of OBSERVE cases: open points have no clause family. */
+const OPEN = 'open-points';
+/** Bodies longer than this are cut in the page (report.json keeps them whole). */
+const BODY_LIMIT = 64 * 1024;
+
+const esc = (value: unknown): string =>
+  String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+
+const shown = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
+const rank = (v: string): number => VERDICT_RANK[v] ?? -1;
+const worst = (vs: string[]): string => vs.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+const badge = (v: string): string => `<span class="badge v-${esc(v)}" title="${esc(MEANING[v] ?? v)}">${esc(LABEL[v] ?? v)}</span>`;
+const anchor = (prefix: string, id: string): string => `${prefix}-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
+const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+interface SpecIndex {
+  clause: Map<string, Clause>;
+  interpretation: Map<string, Interpretation>;
+  families: string[];
+}
+
+function specIndex(): SpecIndex {
+  const list = clauses();
+  return {
+    clause: new Map(list.map((c) => [c.id, c])),
+    interpretation: new Map(interpretations().map((i) => [i.id, i])),
+    families: [...new Set(list.map((c) => c.family))],
+  };
+}
+
+/**
+ * The matrix cells a case contributes to, with the verdict it gives each: a family whose assertions failed gets the
+ * failure (fail for MUST, warn for SHOULD), so an auth case that broke the envelope colours the envelope cell, not
+ * the auth cell. A case that could not be judged (skip, error) marks the families of its own clauses.
+ */
+export function caseCells(c: CaseResult, spec: SpecIndex): Map<string, string> {
+  const familyOf = (id: string): string => spec.clause.get(id)?.family ?? (spec.interpretation.has(id) ? OPEN : 'other');
+  const own = new Set(c.clauses.map(familyOf));
+  const families = new Set([...own, ...c.assertions.map((a) => familyOf(a.clause))]);
+  const cells = new Map<string, string>();
+  for (const family of families) {
+    const failed = c.assertions.filter((a) => !a.passed && familyOf(a.clause) === family);
+    let verdict: string;
+    if (failed.length) verdict = c.baseline ? 'known-failure' : failed.some((a) => a.level === 'MUST') ? 'fail' : 'warn';
+    else if (own.has(family) && (c.verdict === 'skip' || c.verdict === 'error')) verdict = c.verdict;
+    else verdict = family === OPEN ? 'observed' : 'pass';
+    for (const e of c.endpoints) cells.set(`${e}:${family}`, verdict);
+  }
+  return cells;
+}
+
+export function htmlReport(report: Report): string {
+  const spec = specIndex();
+  const cellsByCase = new Map(report.cases.map((c) => [c.id, caseCells(c, spec)]));
+  const failures = report.cases.filter((c) => !c.baseline && (c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'error'))
+    .sort((a, b) => rank(shown(b)) - rank(shown(a)));
+  const failureIds = new Set(failures.map((c) => c.id));
+  const known = report.cases.filter((c) => c.baseline);
+  const s = report.summary;
+  const title = `${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'} · ${report.run.target.baseUrl} · rdx-conformance report`;
+  const csp = [
+    "default-src 'none'",
+    `style-src 'sha256-${sha256(STYLE)}'`,
+    `script-src 'sha256-${sha256(SCRIPT)}'`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+
+  const body = [
+    header(report),
+    matrix(report, spec, cellsByCase),
+    profile(report),
+    filters(report),
+    `<section id="failures"><h2>Failures <span class="count">(${failures.length})</span></h2>`,
+    failures.length
+      ? `<p class="lead">Every case that broke a clause or got no answer, worst first: the clause and its words in the spec, what was expected and what came back, the exchange it rests on, and a curl line to reproduce it. Set <code>RDX_ACCESS_TOKEN</code> to a token from the token endpoint (and <code>RDX_CLIENT_SECRET</code> for token requests) before running one.</p><p class="muted" data-empty-note="failures" hidden>No failure matches the filters.</p>${failures.map((c) => failureCard(c, spec, cellsByCase)).join('\n')}`
+      : '<p class="lead">No case failed.</p>',
+    '</section>',
+    allCases(report, spec, cellsByCase, failureIds),
+    residue(report),
+    knownFailures(report, known),
+    footer(report),
+  ].join('\n');
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="generator" content="rdx-conformance ${esc(report.harness.version)}">
+<title>${esc(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64');
+}
+
+function header(report: Report): string {
+  const s = report.summary;
+  const v = s.conformant ? 'pass' : 'fail';
+  const should = report.cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
+  const why = [
+    plural(s.mustFailures, 'MUST failure'),
+    plural(s.errors, 'error'),
+    plural(should, 'SHOULD warning'),
+    ...(s.byVerdict['known-failure'] ? [plural(s.byVerdict['known-failure'], 'known failure')] : []),
+  ].join(' · ');
+  const run = report.run;
+  const fact = (dt: string, dd: string): string => `<div><dt>${esc(dt)}</dt><dd>${dd}</dd></div>`;
+  const facts = [
+    fact('Target', `<code>${esc(run.target.baseUrl)}</code>${run.target.embedded ? ' <span class="muted">(bundled simulator)</span>' : ''}`),
+    fact('Date', `${esc(utc(run.startedAt))}`),
+    fact('Duration', `${esc((run.durationMs / 1000).toFixed(1))} s`),
+    fact('Seed', esc(run.seed)),
+    fact('Run tag', `<code>${esc(run.runTag)}</code>`),
+    fact('Run id', `<code>${esc(run.id)}</code>`),
+    fact('Harness', `rdx-conformance ${esc(report.harness.version)}`),
+    fact('Spec hash', `<abbr title="${esc(report.spec.hash)}"><code>${esc(report.spec.hash.slice(0, 12))}</code></abbr> <span class="muted">${esc(report.spec.clauses)} clauses, ${esc(report.spec.interpretations)} open points</span>`),
+    fact('Cases', esc(s.total)),
+  ];
+  const filtersUsed = Object.entries((run.options['filters'] ?? {}) as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0));
+  if (filtersUsed.length) facts.push(fact('Filters', `<code>${esc(filtersUsed.map(([k, value]) => `${k}=${show(value)}`).join(' '))}</code>`));
+  const notes: string[] = [];
+  if (report.mergedFrom?.length) {
+    notes.push(`Merged from ${report.mergedFrom.length} reports: ${report.mergedFrom.map((m) => `<code>${esc(m.runId)}</code>${m.shard ? ` (shard ${esc(m.shard)})` : ''}, ${esc(m.cases)} cases, run tag <code>${esc(m.runTag)}</code>, seed ${esc(m.seed)}`).join('; ')}.`);
+  }
+  if (report.spec.hash !== specHash()) {
+    notes.push(`This report was judged against spec <code>${esc(report.spec.hash.slice(0, 12))}</code>, but the clause texts shown come from the spec installed with this harness (<code>${esc(specHash().slice(0, 12))}</code>). Render it with the harness version that ran it to see the exact words.`);
+  }
+  return `<header>
+<h1>RDX conformance report</h1>
+<div class="verdict v-${v}"><div class="verdict-word">${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}</div><div class="verdict-why">${esc(why)}</div></div>
+<dl class="facts">${facts.join('')}</dl>
+${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
+${countsTable(report)}
+<nav class="toc"><a href="#matrix">Endpoints × clause families</a><a href="#profile">Implementation profile</a><a href="#failures">Failures (${esc(report.cases.filter((c) => !c.baseline && ['fail', 'warn', 'error'].includes(c.verdict)).length)})</a><a href="#cases">All cases (${esc(s.total)})</a><a href="#residue">Residue (${esc(report.residue.length)})</a><a href="#known">Known failures (${esc(s.byVerdict['known-failure'] ?? 0)})</a></nav>
+</header>`;
+}
+
+function countsTable(report: Report): string {
+  const byLevel = report.summary.byLevel;
+  const levels = [...LEVELS.filter((l) => byLevel[l]), ...Object.keys(byLevel).filter((l) => !LEVELS.includes(l))];
+  const cell = (n: number | undefined): string => (n ? `<td>${esc(n)}</td>` : '<td class="zero">0</td>');
+  const rows = levels.map((l) => {
+    const counts = byLevel[l] ?? {};
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return `<tr><td><span class="level">${esc(l)}</span></td>${VERDICT_ORDER.map((v) => cell(counts[v])).join('')}<td>${esc(total)}</td></tr>`;
+  });
+  const totals = VERDICT_ORDER.map((v) => cell(report.summary.byVerdict[v]));
+  return `<table class="counts"><thead><tr><th>Level</th>${VERDICT_ORDER.map((v) => `<th>${badge(v)}</th>`).join('')}<th>Total</th></tr></thead>
+<tbody>${rows.join('')}</tbody><tfoot><tr><td>All</td>${totals.join('')}<td>${esc(report.summary.total)}</td></tr></tfoot></table>`;
+}
+
+function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
+  const families = [...spec.families];
+  const extra = new Set<string>();
+  for (const cells of cellsByCase.values()) for (const key of cells.keys()) extra.add(key.slice(key.indexOf(':') + 1));
+  for (const f of extra) if (!families.includes(f) && f !== OPEN) families.push(f);
+  families.push(OPEN);
+  const cell = new Map<string, string[]>();
+  for (const cells of cellsByCase.values()) {
+    for (const [key, verdict] of cells) cell.set(key, [...(cell.get(key) ?? []), verdict]);
+  }
+  const familyTitle = (f: string): string => (f === OPEN ? 'Open points of the spec (OBSERVE cases)'
+    : `${f}: ${[...spec.clause.values()].filter((c) => c.family === f).map((c) => c.id).join(', ')}`);
+  const rows = operations().map((op) => {
+    const tds = families.map((f) => {
+      const verdicts = cell.get(`${op.endpoint}:${f}`);
+      if (!verdicts) return '<td class="cell empty"><span title="no case">·</span></td>';
+      const v = worst(verdicts);
+      const tally = VERDICT_ORDER.map((x) => [x, verdicts.filter((y) => y === x).length] as const).filter(([, n]) => n)
+        .map(([x, n]) => `${n} ${LABEL[x]}`).join(', ');
+      const label = `${op.method} ${op.path} × ${f === OPEN ? 'open points' : f}`;
+      return `<td class="cell v-${v}"><a href="#cell=${op.endpoint}:${esc(f)}" data-cell="${op.endpoint}:${esc(f)}" data-label="${esc(label)}" title="${esc(`${label}: ${tally}`)}">${esc(LABEL[v])}<small>${verdicts.length}</small></a></td>`;
+    });
+    return `<tr><th class="n">${op.endpoint}</th><th class="op"><code><span class="method">${esc(op.method)}</span>${esc(op.path)}</code></th>${tds.join('')}</tr>`;
+  });
+  return `<section id="matrix"><h2>Endpoints × clause families</h2>
+<p class="lead">Each cell holds the cases that judge a clause of that family on that endpoint, coloured by the worst verdict among them (the number is how many cases). A case that broke a clause of another family than its own marks that family. Select a cell to see its cases.</p>
+<div class="matrix-wrap"><table class="matrix"><thead><tr><th class="n">#</th><th>Operation</th>${families.map((f) => `<th title="${esc(familyTitle(f))}">${esc(f === OPEN ? 'open points' : f)}</th>`).join('')}</tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div>
+<div class="legend">${VERDICT_ORDER.map((v) => `<span>${badge(v)} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
+</section>`;
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function profile(report: Report): string {
+  const caseLink = (id: string): string => `<a href="#${esc(anchor('case', id))}">${esc(id)}</a>`;
+  let mismatches = 0;
+  const row = (p: InterpretationProfile): { html: string; observed: boolean } => {
+    const declaredFor = (key: string | undefined): unknown => {
+      if (p.declared === undefined || key === undefined) return p.declared;
+      return typeof p.declared === 'object' && p.declared !== null && !Array.isArray(p.declared) ? (p.declared as Record<string, unknown>)[key] : undefined;
+    };
+    // One line per distinct (key, value), with the cases that saw it: twenty refusals seen as 401 are one fact.
+    const seen = new Map<string, { key: string | undefined; value: unknown; cases: string[] }>();
+    for (const o of p.observed) {
+      const id = JSON.stringify([o.key ?? null, show(o.value)]);
+      const entry = seen.get(id) ?? { key: o.key, value: o.value, cases: [] };
+      entry.cases.push(o.caseId);
+      seen.set(id, entry);
+    }
+    const lines = [...seen.values()];
+    const differs = (l: (typeof lines)[number]): boolean => {
+      const d = declaredFor(l.key);
+      return d !== undefined && show(d) !== show(l.value);
+    };
+    const keys = lines.map((l) => l.key ?? '');
+    const varies = keys.some((k, i) => keys.indexOf(k) !== i);
+    const mismatch = lines.some(differs);
+    if (mismatch) mismatches++;
+    const status = mismatch ? 'differs from declared' : varies ? 'varies between cases'
+      : lines.length === 0 ? 'not observed' : p.declared === undefined ? 'observed' : 'matches declared';
+    const observed = lines.length
+      ? `<ul>${lines.map((l) => `<li><code>${esc(l.key ? `${l.key} = ` : '')}${esc(show(l.value))}</code>${differs(l) ? ' <b>≠ declared</b>' : ''} <span class="muted">in</span> ${l.cases.length <= 2 ? l.cases.map(caseLink).join(', ')
+        : `<details class="inline"><summary>${l.cases.length} cases</summary>${l.cases.map(caseLink).join(', ')}</details>`}</li>`).join('')}</ul>`
+      : '<span class="muted">—</span>';
+    const declared = p.declared !== undefined ? `<code>${esc(show(p.declared))}</code>` : p.key ? '<span class="muted">not declared</span>' : '<span class="muted">no profile key</span>';
+    const html = `<tr class="${mismatch ? 'mismatch' : varies ? 'varies' : ''}"><td><code>${esc(p.id)}</code><div class="q">${esc(p.question)}</div></td><td>${p.key ? `<code class="key">declared.${esc(p.key)}</code> ` : ''}${declared}</td><td>${observed}</td><td class="status">${esc(status)}</td></tr>`;
+    return { html, observed: lines.length > 0 || p.declared !== undefined };
+  };
+  const rows = report.implementationProfile.map(row);
+  const shownRows = rows.filter((r) => r.observed);
+  const quiet = rows.filter((r) => !r.observed);
+  const head = '<thead><tr><th>Open point</th><th>Declared</th><th>Observed</th><th>Status</th></tr></thead>';
+  return `<section id="profile"><h2>Implementation profile <span class="count">(${esc(shownRows.length)} of ${esc(rows.length)} open points observed or declared${mismatches ? `, ${mismatches} differ from the declaration` : ''})</span></h2>
+<p class="lead">Where the spec is silent the harness records what the implementation does, beside what the vendor declared in its profile (<code>declared:</code> in rdx.config.yaml). A difference is a SHOULD failure of PROFILE.DECLARED_MATCHES, never a failure of the spec.</p>
+${shownRows.length ? `<table class="profile">${head}<tbody>\n${shownRows.map((r) => r.html).join('\n')}\n</tbody></table>` : ''}
+${quiet.length ? `<details class="more"><summary>${plural(quiet.length, 'open point')} neither observed by this run nor declared</summary><table class="profile">${head}<tbody>\n${quiet.map((r) => r.html).join('\n')}\n</tbody></table></details>` : ''}
+</section>`;
+}
+
+function filters(report: Report): string {
+  const counts = (v: string): number => report.cases.filter((c) => shown(c) === v).length;
+  const verdicts = VERDICT_ORDER.filter((v) => counts(v) > 0);
+  const levels = LEVELS.filter((l) => report.cases.some((c) => c.level === l));
+  const tags = [...new Set(report.cases.flatMap((c) => c.tags))].sort();
+  const endpoints = new Set(report.cases.flatMap((c) => c.endpoints));
+  return `<form id="filters" hidden aria-label="Filters">
+<fieldset><legend>Verdict</legend>${verdicts.map((v) => `<label class="chip"><input type="checkbox" name="verdict" value="${esc(v)}" checked>${badge(v)}<span class="n">${counts(v)}</span></label>`).join('')}</fieldset>
+<fieldset><legend>Level</legend>${levels.map((l) => `<label class="chip"><input type="checkbox" name="level" value="${esc(l)}" checked>${esc(l)}</label>`).join('')}</fieldset>
+<fieldset><legend>Tag</legend><select id="f-tag"><option value="">any</option>${tags.map((t) => `<option>${esc(t)}</option>`).join('')}</select></fieldset>
+<fieldset><legend>Endpoint</legend><select id="f-endpoint"><option value="">any</option>${operations().filter((o) => endpoints.has(o.endpoint)).map((o) => `<option value="${o.endpoint}">${o.endpoint} ${esc(o.method)} ${esc(o.path)}</option>`).join('')}</select></fieldset>
+<fieldset><input type="search" id="f-search" placeholder="id, title or clause" aria-label="Search"></fieldset>
+<fieldset><button type="button" id="f-problems">Problems only</button><button type="button" id="f-reset">Show all</button></fieldset>
+<span id="cell-filter" hidden>Cell: <span id="cell-text"></span> <button type="button" id="cell-clear" aria-label="Clear the cell filter">×</button></span>
+<span id="shown"></span>
+</form>`;
+}
+
+function dataAttributes(c: CaseResult, cells: Map<string, string> | undefined): string {
+  const search = `${c.id} ${c.title} ${c.clauses.join(' ')} ${c.assertions.filter((a) => !a.passed).map((a) => a.clause).join(' ')}`.toLowerCase();
+  return `data-verdict="${esc(shown(c))}" data-level="${esc(c.level)}" data-tags="${esc(c.tags.join(' '))}" data-endpoints="${esc(c.endpoints.join(' '))}" data-cells="${esc([...(cells?.keys() ?? [])].join(' '))}" data-search="${esc(search)}"`;
+}
+
+function endpointsText(c: CaseResult): string {
+  const ops = operations();
+  return c.endpoints.map((e) => {
+    const op = ops.find((o) => o.endpoint === e);
+    return op ? `${e} ${op.method} ${op.path}` : String(e);
+  }).join(', ');
+}
+
+function clauseText(id: string, spec: SpecIndex): string {
+  const c = spec.clause.get(id);
+  if (c) {
+    const words = c.quote
+      ? `<blockquote class="quote">“${esc(c.quote)}”<cite>The spec${c.section ? `, ${esc(c.section)}` : ''}</cite></blockquote>`
+      : '';
+    const basis = c.basis ? `<p class="basis"><b>Basis:</b> ${esc(c.basis)} <span class="muted">(the spec is silent; an RFC says it)</span></p>` : '';
+    return `${words}${basis}`;
+  }
+  const i = spec.interpretation.get(id);
+  if (i) return `<blockquote class="quote">“${esc(i.quote)}”<cite>The spec (an open point: ${esc(i.question)})</cite></blockquote>`;
+  return '';
+}
+
+function clauseTitle(id: string, spec: SpecIndex): string {
+  return spec.clause.get(id)?.title ?? spec.interpretation.get(id)?.question ?? '';
+}
+
+/** The variable a masked bearer token stands for: an expired token cannot be reproduced with a fresh one. */
+function curlFor(c: CaseResult, ex: Exchange): string {
+  const expired = c.clauses.includes('AUTH.EXPIRED_TOKEN_REFUSED');
+  return curlCommand(ex, expired ? { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' } : DEFAULT_VARIABLES);
+}
+
+function failureCard(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
+  const v = shown(c);
+  const failed = c.assertions.filter((a) => !a.passed);
+  const byExchange = new Map<number | undefined, typeof failed>();
+  for (const a of failed) byExchange.set(a.exchange, [...(byExchange.get(a.exchange) ?? []), a]);
+  const used = new Set<number>();
+  const findings = [...byExchange].map(([index, list]) => {
+    const ex = index !== undefined ? c.exchanges[index] : undefined;
+    if (index !== undefined) used.add(index);
+    const items = list.map((a) => `<div class="assertion v-${a.level === 'MUST' ? 'fail' : 'warn'}">
+<div><span class="level">${esc(a.level)}</span> <code class="clause">${esc(a.clause)}</code> <span class="muted">${esc(clauseTitle(a.clause, spec))}</span></div>
+${clauseText(a.clause, spec)}
+<p class="got"><b>Expected, and what came back:</b> ${esc(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>
+</div>`).join('\n');
+    return `<div class="finding">${items}${ex ? exchangeView(c, ex, index as number) : ''}</div>`;
+  });
+  if (c.verdict === 'error' || (c.verdict !== 'fail' && c.verdict !== 'warn')) {
+    // No assertion points at an exchange: show the last one, which is where the case stopped.
+    const last = c.exchanges.length - 1;
+    if (last >= 0 && !used.has(last)) {
+      used.add(last);
+      findings.push(`<div class="finding">${exchangeView(c, c.exchanges[last] as Exchange, last)}</div>`);
+    }
+  }
+  const passed = c.assertions.filter((a) => a.passed);
+  const others = c.exchanges.map((ex, i) => [ex, i] as const).filter(([, i]) => !used.has(i));
+  return `<article class="case card v-${esc(v)}" id="${esc(anchor('failure', c.id))}" ${dataAttributes(c, cellsByCase.get(c.id))}>
+<header>${badge(v)}<span class="level" title="the level of the case; each finding below has its own">${esc(c.level)}</span><code class="id">${esc(c.id)}</code><span>${esc(c.title)}</span></header>
+<div class="body">
+<div class="meta">${esc(c.file)} · endpoints ${esc(endpointsText(c))} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''} · ${esc(c.durationMs)} ms · <a href="#${esc(anchor('case', c.id))}">in the list of all cases</a></div>
+${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}
+${findings.join('\n')}
+${passed.length ? `<details class="more"><summary>${plural(passed.length, 'other assertion')} held</summary>${assertionsTable(passed, spec)}</details>` : ''}
+${others.length ? `<details class="more"><summary>${plural(others.length, 'other exchange')} of this case</summary>${others.map(([ex, i]) => exchangeView(c, ex, i)).join('')}</details>` : ''}
+</div>
+</article>`;
+}
+
+function assertionsTable(list: CaseResult['assertions'], spec: SpecIndex): string {
+  return `<table class="assertions"><thead><tr><th>Result</th><th>Level</th><th>Clause</th><th>Message</th><th>Exchange</th></tr></thead><tbody>${list.map((a) =>
+    `<tr><td class="${a.passed ? 'ok' : 'bad'}">${a.passed ? 'held' : 'BROKEN'}</td><td>${esc(a.level)}</td><td><code title="${esc(clauseTitle(a.clause, spec))}">${esc(a.clause)}</code></td><td>${esc(a.message)}</td><td>${a.exchange !== undefined ? `#${esc(a.exchange)}` : ''}</td></tr>`).join('')}</tbody></table>`;
+}
+
+function prettyBody(text: string | undefined, json: unknown, contentType: string | undefined): string {
+  if (text === undefined) return '';
+  let out = text;
+  if (json !== undefined) out = JSON.stringify(json, null, 2);
+  else if (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) {
+    try {
+      out = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  if (out.length > BODY_LIMIT) out = `${out.slice(0, BODY_LIMIT)}\n… cut at ${BODY_LIMIT / 1024} KiB here; report.json has the whole body (${text.length} characters)`;
+  return out === '' ? '<p class="muted">(empty body)</p>' : `<pre class="body">${esc(out)}</pre>`;
+}
+
+function headersTable(headers: Record<string, string>): string {
+  const rows = Object.entries(headers);
+  return rows.length ? `<table class="headers">${rows.map(([k, v]) => `<tr><td>${esc(k)}:</td><td>${esc(v)}</td></tr>`).join('')}</table>` : '';
+}
+
+const headerOf = (headers: Record<string, string>, name: string): string | undefined =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+function exchangeView(c: CaseResult, ex: Exchange, index: number): string {
+  const req = ex.request;
+  const res = ex.response;
+  const response = res
+    ? `<pre class="line">HTTP ${esc(res.status)} ${esc(STATUS_CODES[res.status] ?? '')}</pre>${headersTable(res.headers)}${res.bodyProblem ? `<p class="muted">${esc(res.bodyProblem)}</p>` : ''}${prettyBody(res.body, res.json, headerOf(res.headers, 'content-type'))}`
+    : `<p class="transport">No answer: ${esc(ex.transportError?.kind ?? 'unknown')}: ${esc(ex.transportError?.message ?? '')}</p>`;
+  return `<div class="exchange">
+<div class="ex-head">Exchange #${esc(index)} · step “${esc(ex.step)}” · sent ${esc(utc(ex.startedAt))} · ${esc(ex.elapsedMs)} ms</div>
+<div class="ex-grid"><div><h5>Request</h5><pre class="line">${esc(req.method)} ${esc(req.url)}</pre>${headersTable(req.headers)}${req.body !== undefined ? prettyBody(req.body, undefined, headerOf(req.headers, 'content-type')) : ''}</div>
+<div><h5>Response</h5>${response}</div></div>
+<div class="curl"><span class="label">curl</span><pre><code>${esc(curlFor(c, ex))}</code></pre><button type="button" class="copy" hidden>Copy</button></div>
+</div>`;
+}
+
+function allCases(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>, failureIds: Set<string>): string {
+  const byFile = new Map<string, CaseResult[]>();
+  for (const c of report.cases) {
+    const file = c.file.replace(/:\d+$/, '');
+    byFile.set(file, [...(byFile.get(file) ?? []), c]);
+  }
+  const groups = [...byFile].map(([file, list]) => `<div class="group"><h3><code>${esc(file)}</code> <span class="muted">${plural(list.length, 'case')}</span></h3>
+${list.map((c) => caseRow(c, spec, cellsByCase, failureIds)).join('\n')}</div>`);
+  return `<section id="cases"><h2>All cases <span class="count">(${esc(report.cases.length)})</span></h2>
+<p class="lead">In the order they ran, by suite file. Open a case for its assertions, observations and exchanges.</p>
+${groups.join('\n')}
+</section>`;
+}
+
+function caseRow(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>, failureIds: Set<string>): string {
+  const v = shown(c);
+  const parts: string[] = [];
+  parts.push(`<div class="meta">${esc(c.file)} · ${esc(c.tier)} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''}</div>`);
+  if (failureIds.has(c.id)) parts.push(`<p><a href="#${esc(anchor('failure', c.id))}">The finding, with the exchange and a curl line, is under Failures.</a></p>`);
+  if (c.baseline) parts.push(`<p class="reason">Known failure (baseline): ${esc(c.baseline.reason)}${c.baseline.expires ? ` · until ${esc(c.baseline.expires)}` : ''}</p>`);
+  if (c.reason) parts.push(`<p class="reason">${esc(c.reason)}</p>`);
+  if (c.observations.length) {
+    parts.push(`<table class="assertions observations"><thead><tr><th>Observed</th><th>Value</th></tr></thead><tbody>${c.observations.map((o) =>
+      `<tr><td><code>${esc(o.interpretation)}${o.key ? `.${esc(o.key)}` : ''}</code></td><td><code>${esc(show(o.value))}</code></td></tr>`).join('')}</tbody></table>`);
+  }
+  if (c.assertions.length) parts.push(assertionsTable(c.assertions, spec));
+  if (c.exchanges.length) {
+    parts.push(`<details class="more"><summary>${plural(c.exchanges.length, 'exchange')}</summary>${c.exchanges.map((ex, i) => exchangeView(c, ex, i)).join('')}</details>`);
+  }
+  return `<details class="case row" id="${esc(anchor('case', c.id))}" ${dataAttributes(c, cellsByCase.get(c.id))}>
+<summary>${badge(v)}<span class="level">${esc(c.level)}</span><span class="id">${esc(c.id)}</span><span class="title">${esc(c.title)}</span><span class="eps" title="${esc(endpointsText(c))}">${c.endpoints.length ? `endpoint ${esc(c.endpoints.join(', '))}` : ''}</span><span class="ms">${esc(c.durationMs)} ms</span></summary>
+<div class="body">${parts.join('\n')}</div>
+</details>`;
+}
+
+function residue(report: Report): string {
+  const list = report.residue;
+  return `<section id="residue"><h2>Residue <span class="count">(${esc(list.length)})</span></h2>
+${list.length ? `<p class="lead">Records this run created and could not delete (the spec has no DELETE for them). Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
+<details class="more"${list.length <= 50 ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
+<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
+${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${esc(e.reference ?? '')}</code></td><td>${esc(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}
+</tbody></table></details>` : '<p class="lead">The run left no record behind.</p>'}
+</section>`;
+}
+
+function byResource(list: Report['residue']): string {
+  const counts = new Map<string, number>();
+  for (const e of list) counts.set(e.resource, (counts.get(e.resource) ?? 0) + 1);
+  return [...counts].map(([resource, n]) => `${n} ${resource}`).join(', ');
+}
+
+function knownFailures(report: Report, known: CaseResult[]): string {
+  const b = report.baseline;
+  const info = b ? `<p class="lead">Baseline <code>${esc(b.file)}</code>: ${plural(b.entries, 'entry', 'entries')}.
+${b.unexpectedPasses.length ? ` Now passing, remove from the baseline: ${b.unexpectedPasses.map((id) => `<a href="#${esc(anchor('case', id))}"><code>${esc(id)}</code></a>`).join(', ')}.` : ''}
+${b.expired.length ? ` Expired, counted again: ${b.expired.map((id) => `<a href="#${esc(anchor('case', id))}"><code>${esc(id)}</code></a>`).join(', ')}.` : ''}</p>` : '<p class="lead">No baseline was given: every failure counts.</p>';
+  const table = known.length ? `<table class="ledger"><thead><tr><th>Case</th><th>Verdict</th><th>Reason</th><th>Expires</th><th>Broken clauses</th></tr></thead><tbody>
+${known.map((c) => `<tr><td><a href="#${esc(anchor('case', c.id))}"><code>${esc(c.id)}</code></a></td><td>${badge(c.verdict)}</td><td>${esc(c.baseline?.reason ?? '')}</td><td>${esc(c.baseline?.expires ?? '')}</td><td>${esc([...new Set(c.assertions.filter((a) => !a.passed).map((a) => a.clause))].join(', '))}</td></tr>`).join('\n')}
+</tbody></table>` : '';
+  return `<section id="known"><h2>Known failures <span class="count">(${esc(known.length)})</span></h2>${info}${table}</section>`;
+}
+
+function footer(report: Report): string {
+  return `<footer>rdx-conformance ${esc(report.harness.version)} · report format ${esc(report.format)} · run <code>${esc(report.run.id)}</code> · spec <code>${esc(report.spec.hash)}</code>. This page is self-contained and loads nothing; secrets were replaced by <code>***</code> when the run recorded them, and curl lines name environment variables instead.</footer>`;
+}

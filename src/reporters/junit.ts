@@ -1,0 +1,55 @@
+// JUnit XML: one testsuite per suite file, one testcase per case; a failure's message names the clause.
+import type { RunReport } from '../engine/run.js';
+import type { CaseResult } from '../engine/results.js';
+
+const escape = (s: string): string =>
+  s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)
+    // XML 1.0 cannot carry most control characters, which a hostile target may send.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\uFFFD');
+
+function testcase(c: CaseResult): string {
+  const name = escape(`[${c.level}] ${c.id}: ${c.title}`);
+  const open = `    <testcase classname="${escape(c.file.replace(/:\d+$/, ''))}" name="${name}" time="${(c.durationMs / 1000).toFixed(3)}"`;
+  const failed = c.assertions.filter((a) => !a.passed);
+  if ((c.verdict === 'fail' || c.verdict === 'warn') && c.baseline) {
+    return `${open}>\n      <skipped message="${escape(`known failure (baseline): ${c.baseline.reason}`)}"/>\n    </testcase>`;
+  }
+  if (c.verdict === 'fail' || c.verdict === 'warn') {
+    const first = failed[0];
+    const message = first ? `${first.level} ${first.clause}: ${first.message}` : c.verdict;
+    const detail = failed.map((a) => `${a.level} ${a.clause} [${a.check}]: ${a.message}`).join('\n');
+    return `${open}>\n      <failure type="${c.verdict === 'fail' ? 'MUST' : 'SHOULD'}" message="${escape(message)}">${escape(detail)}</failure>\n    </testcase>`;
+  }
+  if (c.verdict === 'skip') return `${open}>\n      <skipped message="${escape(c.reason ?? 'skipped')}"/>\n    </testcase>`;
+  if (c.verdict === 'error') return `${open}>\n      <error type="harness" message="${escape(c.reason ?? 'error')}"/>\n    </testcase>`;
+  if (c.verdict === 'observed') {
+    const seen = c.observations.map((o) => `${o.interpretation}${o.key ? `.${o.key}` : ''} = ${JSON.stringify(o.value)}`).join('\n');
+    return `${open}>\n      <system-out>${escape(`observed:\n${seen}`)}</system-out>\n    </testcase>`;
+  }
+  return `${open}/>`;
+}
+
+export function junitXml(report: RunReport): string {
+  const byFile = new Map<string, CaseResult[]>();
+  for (const c of report.cases) {
+    const file = c.file.replace(/:\d+$/, '');
+    byFile.set(file, [...(byFile.get(file) ?? []), c]);
+  }
+  const count = (cs: CaseResult[], pred: (c: CaseResult) => boolean): number => cs.filter(pred).length;
+  const isFailure = (c: CaseResult): boolean => (c.verdict === 'fail' || c.verdict === 'warn') && !c.baseline;
+  const isSkipped = (c: CaseResult): boolean => c.verdict === 'skip' || (!!c.baseline && (c.verdict === 'fail' || c.verdict === 'warn'));
+  const suites = [...byFile].map(([file, cs]) => [
+    `  <testsuite name="${escape(file)}" tests="${cs.length}" failures="${count(cs, isFailure)}" errors="${count(cs, (c) => c.verdict === 'error')}" skipped="${count(cs, isSkipped)}" time="${(cs.reduce((t, c) => t + c.durationMs, 0) / 1000).toFixed(3)}">`,
+    ...cs.map(testcase),
+    '  </testsuite>',
+  ].join('\n'));
+  const all = report.cases;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="rdx-conformance ${escape(report.harness.version)} against ${escape(report.run.target.baseUrl)}" tests="${all.length}" failures="${count(all, isFailure)}" errors="${count(all, (c) => c.verdict === 'error')}" skipped="${count(all, isSkipped)}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,193 @@
+// Reading report.json files back, and merging the reports of shards (rdx run --shard i/n) into one report.
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { InterpretationProfile, RunReport, Summary } from '../engine/run.js';
+import type { CaseResult, Verdict } from '../engine/results.js';
+
+/** A report made of several: which runs it came from (the run fields of the merged report are the first's). */
+export interface MergedFrom {
+  file: string;
+  runId: string;
+  runTag: string;
+  seed: number;
+  startedAt: string;
+  cases: number;
+  shard?: string;
+}
+
+export type Report = RunReport & { mergedFrom?: MergedFrom[] };
+
+const VERDICTS: Verdict[] = ['pass', 'fail', 'warn', 'observed', 'skip', 'error'];
+
+/** Worse first: the order in which a verdict outweighs another (the HTML report colours cells by it too). */
+export const VERDICT_RANK: Record<string, number> = { fail: 6, error: 5, warn: 4, 'known-failure': 3, skip: 2, pass: 1, observed: 0 };
+
+/** Reads and checks a report.json; a problem names the file and the field, never a stack trace. */
+export function readReport(file: string): Report {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not JSON (${(error as Error).message})`);
+  }
+  const problem = reportProblem(doc);
+  if (problem) throw new UsageError(`${file}: ${problem}`);
+  return doc as Report;
+}
+
+/** The first thing that makes this value not an rdx-report/1, as "field: what is wrong", or undefined. */
+export function reportProblem(doc: unknown): string | undefined {
+  const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!obj(doc)) return 'not a report (expected a JSON object)';
+  if (doc['format'] !== 'rdx-report/1') return `format: expected "rdx-report/1", got ${JSON.stringify(doc['format'])}`;
+  const harness = doc['harness'];
+  if (!obj(harness) || typeof harness['version'] !== 'string') return 'harness.version: missing';
+  const spec = doc['spec'];
+  if (!obj(spec) || typeof spec['hash'] !== 'string') return 'spec.hash: missing';
+  const run = doc['run'];
+  if (!obj(run)) return 'run: missing';
+  for (const field of ['id', 'startedAt', 'finishedAt', 'runTag']) if (typeof run[field] !== 'string') return `run.${field}: missing`;
+  if (typeof run['seed'] !== 'number') return 'run.seed: missing';
+  if (!obj(run['target']) || typeof run['target']['baseUrl'] !== 'string') return 'run.target.baseUrl: missing';
+  if (!obj(doc['summary'])) return 'summary: missing';
+  for (const list of ['cases', 'implementationProfile', 'residue']) if (!Array.isArray(doc[list])) return `${list}: expected a list`;
+  const cases = doc['cases'] as unknown[];
+  for (const [i, c] of cases.entries()) {
+    if (!obj(c)) return `cases[${i}]: expected an object`;
+    if (typeof c['id'] !== 'string') return `cases[${i}].id: missing`;
+    if (!VERDICTS.includes(c['verdict'] as Verdict)) return `cases[${i}].verdict: expected one of ${VERDICTS.join(', ')}, got ${JSON.stringify(c['verdict'])}`;
+    if (typeof c['level'] !== 'string') return `cases[${i}].level: missing`;
+    for (const list of ['assertions', 'exchanges', 'observations', 'endpoints', 'clauses', 'tags']) {
+      if (!Array.isArray(c[list])) return `cases[${i}].${list}: expected a list`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The summary of a set of cases, as the engine computes it at the end of a run (src/engine/run.ts summarise):
+ * known failures count under "known-failure" and neither fail the run nor count as errors.
+ */
+export function summaryOf(cases: CaseResult[]): Summary {
+  const byVerdict: Record<string, number> = {};
+  const byLevel: Record<string, Record<string, number>> = {};
+  for (const c of cases) {
+    const verdict = c.baseline ? 'known-failure' : c.verdict;
+    byVerdict[verdict] = (byVerdict[verdict] ?? 0) + 1;
+    const level = (byLevel[c.level] ??= {});
+    level[verdict] = (level[verdict] ?? 0) + 1;
+  }
+  const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
+  const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
+  return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 };
+}
+
+const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
+
+/**
+ * One report from several of the same harness version and spec: cases concatenated and de-duplicated by id
+ * (a case run twice, e.g. a prerequisite pulled into two shards, keeps its worse verdict), the summary recomputed,
+ * the implementation profile and the residue ledger merged. Reports of different targets are refused too: one
+ * verdict over two implementations would certify neither.
+ */
+export function mergeReports(reports: { file: string; report: Report }[]): Report {
+  const [first, ...rest] = reports;
+  if (!first) throw new UsageError('no report to merge');
+  if (rest.length === 0) return first.report;
+  const base = first.report;
+  const runs = new Map<string, string>();
+  for (const { file, report } of reports) {
+    const twice = runs.get(report.run.id);
+    if (twice) throw new UsageError(`cannot merge: ${file} and ${twice} are the same run (${report.run.id}); give each report once`);
+    runs.set(report.run.id, file);
+  }
+  for (const { file, report } of rest) {
+    if (report.spec.hash !== base.spec.hash) {
+      throw new UsageError(`cannot merge: ${file} was judged against spec ${report.spec.hash.slice(0, 12)}, ${first.file} against spec ${base.spec.hash.slice(0, 12)}; merge only reports of the same spec`);
+    }
+    if (report.harness.version !== base.harness.version) {
+      throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`);
+    }
+    const embedded = report.run.target.embedded && base.run.target.embedded;
+    if (!embedded && report.run.target.baseUrl !== base.run.target.baseUrl) {
+      throw new UsageError(`cannot merge: ${file} judged ${report.run.target.baseUrl}, ${first.file} judged ${base.run.target.baseUrl}; merge only reports of one target`);
+    }
+  }
+
+  const cases = new Map<string, CaseResult>();
+  for (const { report } of reports) {
+    for (const c of report.cases) {
+      const seen = cases.get(c.id);
+      if (!seen || (VERDICT_RANK[displayVerdict(c)] ?? 0) > (VERDICT_RANK[displayVerdict(seen)] ?? 0)) cases.set(c.id, c);
+    }
+  }
+  const merged = [...cases.values()];
+
+  const started = reports.map((r) => r.report.run.startedAt).sort()[0] as string;
+  const finished = reports.map((r) => r.report.run.finishedAt).sort().at(-1) as string;
+  const { shard: _shard, ...filters } = (base.run.options['filters'] ?? {}) as Record<string, unknown>;
+  const baselines = reports.map((r) => r.report.baseline).filter((b): b is NonNullable<RunReport['baseline']> => !!b);
+  const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
+
+  return {
+    ...base,
+    run: {
+      ...base.run,
+      startedAt: started,
+      finishedAt: finished,
+      durationMs: Date.parse(finished) - Date.parse(started),
+      options: { ...base.run.options, filters },
+    },
+    summary: summaryOf(merged),
+    cases: merged,
+    implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
+    // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
+    residue: reports.flatMap((r) => r.report.residue),
+    ...(baselines.length ? {
+      baseline: {
+        file: baselines[0]?.file as string,
+        entries: Math.max(...baselines.map((b) => b.entries)),
+        // A known failure fixed in one shard is fixed: the case ran there.
+        unexpectedPasses: union(baselines.map((b) => b.unexpectedPasses)),
+        expired: union(baselines.map((b) => b.expired)),
+      },
+    } : {}),
+    mergedFrom: reports.flatMap(({ file, report }) => report.mergedFrom ?? [{
+      file,
+      runId: report.run.id,
+      runTag: report.run.runTag,
+      seed: report.run.seed,
+      startedAt: report.run.startedAt,
+      cases: report.cases.length,
+      ...(shardOf(report) ? { shard: shardOf(report) } : {}),
+    }]),
+  };
+}
+
+function shardOf(report: RunReport): string | undefined {
+  const shard = (report.run.options['filters'] as { shard?: { index: number; count: number } } | undefined)?.shard;
+  return shard ? `${shard.index}/${shard.count}` : undefined;
+}
+
+function mergeProfiles(profiles: InterpretationProfile[][]): InterpretationProfile[] {
+  const byId = new Map<string, InterpretationProfile>();
+  for (const entry of profiles.flat()) {
+    const seen = byId.get(entry.id);
+    if (!seen) {
+      byId.set(entry.id, { ...entry, observed: [...entry.observed] });
+      continue;
+    }
+    if (seen.declared === undefined && entry.declared !== undefined) seen.declared = entry.declared;
+    for (const o of entry.observed) {
+      const same = (x: typeof o): boolean => x.caseId === o.caseId && x.key === o.key && JSON.stringify(x.value) === JSON.stringify(o.value);
+      if (!seen.observed.some(same)) seen.observed.push(o);
+    }
+  }
+  return [...byId.values()];
+}

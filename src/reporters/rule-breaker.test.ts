@@ -1,0 +1,74 @@
+// A target that breaks rules on purpose, run through the real engine, so the reporters are tested on real reports
+// with failures rather than on hand-made JSON. Its token endpoint works; authenticated requests for a record get a
+// 404 whose body lacks `message` (breaking ENVELOPE.MESSAGE and ENVELOPE.ERROR_BODY); lists answer correctly; and
+// requests without a valid token are refused properly.
+import { expect } from 'chai';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { defaults, type Profile } from '../config/profile.js';
+import { runConformance, type RunReport } from '../engine/run.js';
+
+export const CLIENT_SECRET = 'sekret-123';
+export const ACCESS_TOKEN = 'tok-abcdef-123';
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+async function ruleBreakingTarget(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === '/oauth2/token') {
+        const parsed = (() => { try { return JSON.parse(body || '{}') as { client_secret?: string }; } catch { return {}; } })();
+        if (parsed.client_secret !== CLIENT_SECRET) return json(res, 401, { message: 'bad client', errors: [{ message: 'invalid_client', data: null }] });
+        return json(res, 200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600 }, { 'cache-control': 'no-store' });
+      }
+      if (req.headers.authorization !== `Bearer ${ACCESS_TOKEN}`) {
+        return json(res, 401, { message: 'A bearer token is required', errors: [{ message: 'invalid_token', data: null }] }, { 'www-authenticate': 'Bearer realm="test"' });
+      }
+      if (req.method === 'GET' && path === '/ats/job-offers') return json(res, 200, { message: 'ok', data: [], meta: { next_link: null } });
+      return json(res, 404, { errors: [{ message: 'no such record', data: null }] });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A real report with MUST failures, passes, a skip and observations. */
+export async function ruleBreakingReport(grep = '^auth\\.|^token\\.|^job-offers\\.unknown-id\\.'): Promise<RunReport> {
+  const t = await ruleBreakingTarget();
+  try {
+    const profile: Profile = { ...defaults(), baseUrl: t.url, clientId: 'rdx-test', clientSecret: CLIENT_SECRET, http: { ...defaults().http, timeoutMs: 2000 } };
+    const { report } = await runConformance({ profile, reporter: 'none', filters: { grep } });
+    return report;
+  } finally {
+    await t.close();
+  }
+}
+
+describe('the rule-breaking target used by the reporter tests', function () {
+  this.timeout(30_000);
+
+  it('gives a report with MUST failures on authenticated requests and passes elsewhere', async () => {
+    const report = await ruleBreakingReport('^token\\.issued |^job-offers\\.unknown-id\\.get ');
+    expect(report.summary.conformant).to.equal(false);
+    expect(report.cases.find((c) => c.id === 'token.issued')?.verdict).to.equal('pass');
+    const broken = report.cases.find((c) => c.id === 'job-offers.unknown-id.get');
+    expect(broken?.verdict).to.equal('fail');
+    expect(broken?.assertions.filter((a) => !a.passed).map((a) => a.clause)).to.include('ENVELOPE.MESSAGE');
+  });
+});
