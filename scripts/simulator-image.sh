@@ -48,7 +48,9 @@ find "$FS/app/dist" -name '*.test.js' -delete -o -name '*.test.js.map' -delete
 
 # Production dependencies: each package directory npm lists, without its nested node_modules (nested packages
 # are listed on their own when they are production dependencies too).
-mapfile -t packages < <(cd "$ROOT" && npm ls --omit=dev --all --parseable 2>/dev/null | sort -u | grep '/node_modules/' || true)
+# npm ls exits non-zero on any oddity in the tree (an extraneous package): the listing is still right, and an
+# empty one is caught below.
+mapfile -t packages < <(cd "$ROOT" && { npm ls --omit=dev --all --parseable 2>/dev/null || true; } | sort -u | grep '/node_modules/')
 ((${#packages[@]} > 0)) || { say "npm ls --omit=dev listed no packages: run npm ci first"; exit 1; }
 for dir in "${packages[@]}"; do
   rel="${dir#"$ROOT"/}"

@@ -46,6 +46,7 @@ export const IMPLEMENTED: Readonly<Record<string, unknown>> = {
   ATTRIBUTE_NAME_CONFLICT: 'reject-duplicate',
   REQUEST_CONTENT_TYPE: 'reject',
   TOKEN_IN_QUERY: 'reject',
+  PUT_UNKNOWN_ID: 'not-found',
 };
 
 /** Interpretations whose default is read as a parameter rather than checked against IMPLEMENTED. */

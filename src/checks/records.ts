@@ -54,6 +54,11 @@ export function sameValue(expected: unknown, actual: unknown, asDates = false): 
     const b = Date.parse(actual);
     if (!Number.isNaN(a) && !Number.isNaN(b)) return a === b;
   }
+  // Lists in records (attributes) have no documented order: compare them as multisets.
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    const canon = (list: unknown[]): string[] => list.map((x) => JSON.stringify(x, Object.keys((x ?? {}) as object).sort())).sort();
+    return JSON.stringify(canon(expected)) === JSON.stringify(canon(actual));
+  }
   return JSON.stringify(expected) === JSON.stringify(actual);
 }
 

@@ -51,11 +51,15 @@ export class Runner {
     const missing = new Map<string, string>();
     try {
       this.checkPreconditions(c);
-      const vars: Vars = { run: { tag: this.deps.gen.runTag }, credentials: this.deps.credentials };
+      const vars: Vars = { run: { tag: this.deps.gen.runTag }, credentials: this.deps.credentials, declared: this.deps.profile.declared };
       for (const [name, value] of Object.entries(c.vars ?? {})) vars[name] = this.resolveValue(value, vars, missing);
-      for (const step of c.steps) {
-        const ok = await this.runStep(c, step, vars, result, missing);
-        if (!ok) break;
+      try {
+        for (const step of c.steps.filter((s) => !s.cleanup)) {
+          const ok = await this.runStep(c, step, vars, result, missing);
+          if (!ok) break;
+        }
+      } finally {
+        await this.cleanUp(c, vars, result, missing);
       }
       result.verdict = verdictOf(c.level, result.assertions);
     } catch (error) {
@@ -74,6 +78,21 @@ export class Runner {
     result.durationMs = Math.round(performance.now() - started);
     this.results.set(c.id, result);
     return result;
+  }
+
+  /** Runs the case's cleanup steps whatever happened before; they are never judged and never fail the case. */
+  private async cleanUp(c: CaseDef, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<void> {
+    for (const step of c.steps.filter((s) => s.cleanup)) {
+      try {
+        const op = step.operation ? operationOf(step.operation) : undefined;
+        const body = step.body === undefined ? undefined : this.resolveValue(step.body, vars, missing);
+        const request = await this.buildRequest(step, op, vars, body, missing);
+        const ex = await this.send(step, request, result, `cleanup: ${step.name}`);
+        if (op) this.recordResidue(c, op, ex, body, request);
+      } catch {
+        // Nothing to clean (what it names was never created), or no answer: the residue ledger keeps the record.
+      }
+    }
   }
 
   private checkPreconditions(c: CaseDef): void {
@@ -140,11 +159,13 @@ export class Runner {
 
     for (const [name, path] of Object.entries(step.capture ?? {})) {
       const value = this.extract(path, first, stepExchanges, body);
-      vars[name] = value;
-      if (value === undefined) missing.set(name, `step "${step.name}" gave no ${path} to go on with (captured as ${name})`);
+      if (value === undefined) {
+        delete vars[name];
+        missing.set(name, `step "${step.name}" gave no ${path} to go on with (captured as ${name})`);
+      } else vars[name] = value;
     }
-    for (const [key, path] of Object.entries(step.observe ?? {})) {
-      result.observations.push(...this.observe(c, key, this.extract(String(path), first, stepExchanges, body), result));
+    for (const [key, how] of Object.entries(step.observe ?? {})) {
+      result.observations.push(...this.observe(c, key, this.observedValue(how, first, stepExchanges, body), result));
     }
     if (op) this.recordResidue(c, op, first, body, request);
     return !judgements.some((j) => !j.passed);
@@ -211,7 +232,10 @@ export class Runner {
       case '$pages': return stepExchanges.length;
       case '$variant': { const v = batchVariant(ex); return 'variant' in v ? v.variant : 'none'; }
       case '$endMarker': { const last = stepExchanges[stepExchanges.length - 1]; return last ? endMarker(last) ?? 'none' : undefined; }
-      case '$pageSize': return Math.max(...stepExchanges.map((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]).length : 0)));
+      case '$pageSize': {
+        const sizes = stepExchanges.map((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]).length : 0)).filter((n) => n > 0);
+        return sizes.length >= 2 ? Math.max(...sizes) : undefined;
+      }
       case '$linkForm': {
         const link = readPath(ex.response?.json, 'meta.next_link');
         if (typeof link !== 'string' || link === '') return 'none';
@@ -222,17 +246,32 @@ export class Runner {
     }
   }
 
+  /**
+   * An observed value: a path, or { from: path, includes?: v, map?: {raw: value}, otherwise?: value } to turn a raw
+   * fact into the register's vocabulary (e.g. "was the record on the bound returned" → true/false).
+   */
+  private observedValue(how: unknown, ex: Exchange, stepExchanges: Exchange[], body: unknown): unknown {
+    if (typeof how === 'string') return this.extract(how, ex, stepExchanges, body);
+    const spec = (how ?? {}) as { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown };
+    let value = this.extract(String(spec.from ?? '$status'), ex, stepExchanges, body);
+    if ('includes' in spec) value = Array.isArray(value) && value.some((v) => JSON.stringify(v) === JSON.stringify(spec.includes));
+    if (spec.map) value = String(value) in spec.map ? spec.map[String(value)] : ('otherwise' in spec ? spec.otherwise : value);
+    return value;
+  }
+
   private observe(c: CaseDef, key: string, value: unknown, result: CaseResult): Observation[] {
     const [id = key, sub] = key.split('.');
     const entry = interpretation(id);
     const obs: Observation = { interpretation: id, ...(sub ? { key: sub } : {}), value, caseId: c.id };
-    const declared = entry.key ? this.deps.profile.declared[entry.key] : undefined;
-    if (declared !== undefined && !sub) {
+    const whole = entry.key ? this.deps.profile.declared[entry.key] : undefined;
+    // A declared map (e.g. statusCodes) is compared key by key; a declared scalar with the plain observation.
+    const declared = sub ? (whole && typeof whole === 'object' ? (whole as Record<string, unknown>)[sub] : undefined) : whole;
+    if (declared !== undefined && value !== undefined) {
       const same = String(declared) === String(value);
       result.assertions.push({
         clause: 'PROFILE.DECLARED_MATCHES', level: 'SHOULD', passed: same, check: 'declared-matches',
-        message: same ? `${entry.key}: declared ${JSON.stringify(declared)}, observed the same`
-          : `${entry.key}: the profile declares ${JSON.stringify(declared)} but the implementation did ${JSON.stringify(value)}`,
+        message: same ? `${entry.key}${sub ? `.${sub}` : ''}: declared ${JSON.stringify(declared)}, observed the same`
+          : `${entry.key}${sub ? `.${sub}` : ''}: the profile declares ${JSON.stringify(declared)} but the implementation did ${JSON.stringify(value)}`,
       });
     }
     return [obs];
@@ -326,9 +365,10 @@ export class Runner {
       const identity = resourceInfo(op.resource).identity;
       const data = bodyObject(ex)?.['data'];
       for (const item of body as Record<string, unknown>[]) {
-        if (this.deps.gen.invalidItems.has(item)) continue;
         const key = item[identity];
         const created = Array.isArray(data) ? data.find((r) => readPath(r, identity) === key) : undefined;
+        // An invalid item counts only when the answer says it was created anyway (a lenient server).
+        if (this.deps.gen.invalidItems.has(item) && !created) continue;
         const id = readPath(created, 'id');
         this.ledger.push({
           resource: op.resource, operationId: op.operationId, reference: String(key), caseId: c.id,

@@ -20,6 +20,7 @@ export interface ExpectDef {
 export interface StepDef {
   name: string;
   setup?: boolean;
+  cleanup?: boolean;
   operation?: string;
   method?: string;
   path?: string;
@@ -34,7 +35,7 @@ export interface StepDef {
   paginate?: { maxPages?: number };
   expect?: ExpectDef | ExpectDef[];
   capture?: Record<string, string>;
-  observe?: Record<string, unknown>;
+  observe?: Record<string, string | { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
 }
 
 export interface CaseDef {

@@ -337,11 +337,17 @@ function failureCard(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Ma
   const findings = [...byExchange].map(([index, list]) => {
     const ex = index !== undefined ? c.exchanges[index] : undefined;
     if (index !== undefined) used.add(index);
-    const items = list.map((a) => `<div class="assertion v-${a.level === 'MUST' ? 'fail' : 'warn'}">
-<div><span class="level">${esc(a.level)}</span> <code class="clause">${esc(a.clause)}</code> <span class="muted">${esc(clauseTitle(a.clause, spec))}</span></div>
-${clauseText(a.clause, spec)}
-<p class="got"><b>Expected, and what came back:</b> ${esc(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>
-</div>`).join('\n');
+    // A clause broken twice on one exchange (by two checks) is quoted once, with both findings under it.
+    const byClause = new Map<string, typeof list>();
+    for (const a of list) byClause.set(a.clause, [...(byClause.get(a.clause) ?? []), a]);
+    const items = [...byClause].map(([id, same]) => {
+      const level = same.some((a) => a.level === 'MUST') ? 'MUST' : 'SHOULD';
+      return `<div class="assertion v-${level === 'MUST' ? 'fail' : 'warn'}">
+<div><span class="level">${esc(level)}</span> <code class="clause">${esc(id)}</code> <span class="muted">${esc(clauseTitle(id, spec))}</span></div>
+${clauseText(id, spec)}
+${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${esc(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>`).join('\n')}
+</div>`;
+    }).join('\n');
     return `<div class="finding">${items}${ex ? exchangeView(c, ex, index as number) : ''}</div>`;
   });
   if (c.verdict === 'error' || (c.verdict !== 'fail' && c.verdict !== 'warn')) {

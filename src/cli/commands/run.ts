@@ -1,6 +1,6 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
-import { loadProfile, type ProfileFlags } from '../../config/profile.js';
+import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { runConformance } from '../../engine/run.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
@@ -8,9 +8,10 @@ import { readBaseline, writeBaseline } from '../../engine/baseline.js';
 import { loadSuites } from '../../engine/suite.js';
 import { operations } from '../../spec/index.js';
 import { filterOptions, filtersFrom } from './filters.js';
+import { containerOptions, containerTargetFrom } from '../../container/options.js';
 
 export function builder(y: Argv): Argv {
-  return filterOptions(y)
+  return containerOptions(filterOptions(y))
     .usage('rdx run [options]\n\nRuns the conformance suites. Without --base-url it starts the bundled simulator on a free loopback port and runs against it.')
     .option('base-url', { type: 'string', describe: 'Base URL of the implementation (may carry a path prefix); env RDX_BASE_URL' })
     .option('token-url', { type: 'string', describe: 'Token endpoint (default <base-url>/oauth2/token)' })
@@ -52,13 +53,18 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
   };
   const profile = loadProfile(flags);
-  const { report, exitCode } = await runConformance({
+  const container = containerTargetFrom(argv);
+  const conform = (profile: Profile) => runConformance({
     profile,
     filters: filtersFrom(argv, (name) => operations().find((o) => o.operationId === name)?.endpoint),
     reporter: String(argv['reporter'] ?? 'spec'),
     bail: Boolean(argv['bail']),
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
   });
+  // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
+  const { report, exitCode } = container
+    ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
+    : await conform(profile);
   if (typeof argv['updateBaseline'] === 'string') {
     const previous = typeof argv['baseline'] === 'string' ? readBaseline(argv['baseline'], new Set(loadSuites().map((c) => c.id))) : [];
     const n = writeBaseline(argv['updateBaseline'], report.cases, previous);
