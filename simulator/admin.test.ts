@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker, jobOffer } from '../src/data/factories.js';
 import type { JournalEntry } from './journal.js';
-import { maskHeaders, maskSecrets } from './journal.js';
+import { BODY_LIMIT, journalBody, maskHeaders, maskSecrets } from './journal.js';
 import { resolveOptions } from './options.js';
 import { Client, items, startTest, type Harness } from './test-support.js';
 
@@ -85,6 +85,12 @@ describe('simulator: admin surface', () => {
     expect(maskSecrets('/ats/job-offers?access_token=abc&b=2')).to.equal('/ats/job-offers?access_token=***&b=2');
     expect(maskSecrets('{"client_secret" : "a\\"b", "n": 1}')).to.equal('{"client_secret" : "***", "n": 1}');
     expect(maskHeaders({ authorization: 'Bearer xyz', cookie: 'a=b', accept: '*/*' })).to.deep.equal({ authorization: 'Bearer ***', cookie: '***', accept: '*/*' });
+    // A long body is cut; a secret the cut runs through is still masked whole.
+    const long = `{"d":"${'x'.repeat(BODY_LIMIT - 25)}","client_secret":"top-secret-value"}`;
+    const shown = journalBody(long) ?? '';
+    expect(shown).not.to.include('top-sec');
+    expect(shown).to.match(/"client_secret":"\*\*\*"$/);
+    expect(journalBody(Buffer.from('a'.repeat(BODY_LIMIT + 10)))).to.match(/…\(10 more bytes\)$/);
   });
 });
 

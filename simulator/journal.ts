@@ -36,7 +36,8 @@ export const MASK = '***';
 /** Characters of a body kept in an entry. */
 export const BODY_LIMIT = 16_384;
 
-const JSON_SECRET = /("(?:client_secret|access_token|refresh_token|password)"\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+// The value may be cut short by BODY_LIMIT, so an unterminated string to the end of the text counts too.
+const JSON_SECRET = /("(?:client_secret|access_token|refresh_token|password)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
 const FORM_SECRET = /((?:^|&|\?)(?:client_secret|access_token|refresh_token|password)=)[^&#]*/g;
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-rdx-admin-token']);
 
@@ -68,17 +69,34 @@ function headersOf(raw: readonly string[]): Record<string, string> {
   return maskHeaders(headers);
 }
 
-/** A body for the journal: secrets masked first, then cut to BODY_LIMIT characters. */
-export function journalBody(body: string | Buffer | undefined): string | null {
-  if (body === undefined || body.length === 0) return null;
-  const text = maskSecrets(typeof body === 'string' ? body : body.toString('utf8'));
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}…(${text.length - BODY_LIMIT} more characters)` : text;
+/** The text of a body, cut to BODY_LIMIT with a note of what was left out (only the kept part is decoded). */
+function cutText(body: string | Buffer): string {
+  if (typeof body === 'string') {
+    return body.length > BODY_LIMIT ? `${body.slice(0, BODY_LIMIT)}…(${body.length - BODY_LIMIT} more characters)` : body;
+  }
+  return body.length > BODY_LIMIT
+    ? `${body.subarray(0, BODY_LIMIT).toString('utf8')}…(${body.length - BODY_LIMIT} more bytes)`
+    : body.toString('utf8');
 }
 
-/** A body as the ring keeps it: masked now when it may hold credentials, and a long one cut (and so copied). */
+/** A body as GET /__admin/journal shows it: at most BODY_LIMIT long, secrets masked. */
+export function journalBody(body: string | Buffer | undefined): string | null {
+  if (body === undefined || body.length === 0) return null;
+  return maskSecrets(cutText(body));
+}
+
+/** Bodies up to this size are kept as they are; larger ones are copied off the JS heap. */
+const SMALL_BODY = 2_048;
+
+/**
+ * A body as the ring keeps it. Credentials are masked at once. A larger string is copied, cut, into a Buffer:
+ * strings kept by the ring would survive garbage collections and cost every request, Buffers live off the heap.
+ */
 function kept(body: string | Buffer | undefined, sensitive: boolean): string | Buffer | undefined {
-  if (body === undefined || (!sensitive && body.length <= BODY_LIMIT)) return body;
-  return journalBody(body) ?? undefined;
+  if (body === undefined || body.length === 0) return undefined;
+  if (sensitive) return journalBody(body) ?? undefined;
+  if (body.length <= SMALL_BODY || (Buffer.isBuffer(body) && body.length <= BODY_LIMIT)) return body;
+  return Buffer.from(cutText(body), 'utf8');
 }
 
 export class Journal {

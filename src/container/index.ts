@@ -2,7 +2,8 @@
 // URL to the run, and remove the container afterwards, whatever happens (failure, Ctrl-C, SIGTERM).
 // Loaded with a dynamic import only when --image is given, because testcontainers is heavy.
 import { randomBytes } from 'node:crypto';
-import { GenericContainer, getContainerRuntimeClient, type ContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { connect } from 'node:net';
+import { GenericContainer, getContainerRuntimeClient, getReaper, type ContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
 import type { Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import { Secrets } from '../http/redact.js';
@@ -84,17 +85,69 @@ export function noEngineMessage(detail: string): string {
   ].join('\n');
 }
 
+/**
+ * Whether something listens where DOCKER_HOST points. testcontainers tries other sockets when DOCKER_HOST does not
+ * answer, so without this check rdx could quietly use another engine than the one the user named.
+ */
+export async function dockerHostAnswers(dockerHost: string): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(dockerHost);
+  } catch {
+    return false;
+  }
+  const target = url.protocol === 'unix:' ? { path: url.pathname }
+    : /^(tcp|http|https):$/.test(url.protocol) ? { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 2376 : 2375)) }
+      : undefined;
+  // ssh:// and npipe:// are left to testcontainers.
+  if (!target) return true;
+  return new Promise((resolve) => {
+    const socket = connect(target);
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), 3000);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
 async function connectEngine(): Promise<ContainerRuntimeClient> {
+  const dockerHost = process.env['DOCKER_HOST'];
+  if (dockerHost && !(await dockerHostAnswers(dockerHost))) throw new UnreachableError(noEngineMessage('nothing answers there'), 'RDX_ERR_NO_ENGINE');
   const failed = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
   const client = await within(getContainerRuntimeClient().catch(failed), ENGINE_TIMEOUT_MS, undefined);
   if (client === undefined) throw new UnreachableError(noEngineMessage(`no answer within ${ENGINE_TIMEOUT_MS} ms`), 'RDX_ERR_NO_ENGINE');
-  if (client instanceof Error) throw new UnreachableError(noEngineMessage(firstLine(client.message)), 'RDX_ERR_NO_ENGINE');
+  if (client instanceof Error) {
+    // testcontainers also gives up on an engine that answers when, running inside a container itself, it finds
+    // no bridge network to reach the containers through: that needs other advice than "start an engine".
+    if (process.env['TESTCONTAINERS_HOST_OVERRIDE'] === undefined && (await dockerHostAnswers(process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock'))) {
+      throw new UnreachableError([
+        `an engine answers (${shownDockerHost()}) but testcontainers cannot work out where its containers are reached (${firstLine(client.message)});`,
+        'inside a container it looks for the engine\'s bridge network. Set TESTCONTAINERS_HOST_OVERRIDE to the address',
+        'that reaches the engine\'s published ports (127.0.0.1 for an engine on this machine), or run with --network host.',
+      ].join('\n'), 'RDX_ERR_NO_ENGINE');
+    }
+    throw new UnreachableError(noEngineMessage(firstLine(client.message)), 'RDX_ERR_NO_ENGINE');
+  }
   return client;
 }
 
 function firstLine(text: string, max = 300): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? text;
   return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+async function hasBridgeNetwork(client: ContainerRuntimeClient): Promise<boolean> {
+  try {
+    const networks = await client.container.dockerode.listNetworks();
+    return networks.some((n) => n.Driver === 'bridge');
+  } catch {
+    // Not knowing is no reason to refuse: testcontainers will say what goes wrong.
+    return true;
+  }
 }
 
 /** The harness's credentials, and what the container must be told of them. */
@@ -113,11 +166,13 @@ function logBlock(lines: string[], secrets: Secrets): string {
   return [`Last ${lines.length} log line(s) of the container (secrets masked):`, ...lines.map((l) => `  | ${secrets.scrub(l)}`)].join('\n');
 }
 
-function stateText(state: ContainerState | undefined): string {
-  if (!state) return 'it is gone';
-  if (state.running) return 'it was still running';
-  const how = state.exitCode !== undefined ? `exited with code ${state.exitCode}` : `is ${state.status}`;
-  return `it ${how}${state.oomKilled ? ' (killed: out of memory)' : ''}${state.error ? ` (${firstLine(state.error)})` : ''}`;
+/** "exited with code 3", "was removed by someone else", …; the engine's own error only when `said` lacks it. */
+function exitText(state: ContainerState | undefined, said = ''): string {
+  if (!state) return 'disappeared (removed by something else)';
+  if (state.running) return 'was still running';
+  const how = state.exitCode !== undefined ? `exited with code ${state.exitCode}` : `became ${state.status}`;
+  const error = state.error && !said.includes(state.error.trim()) ? ` (${firstLine(state.error)})` : '';
+  return `${how}${state.oomKilled ? ' (killed: out of memory)' : ''}${error}`;
 }
 
 /** One container's life: start() and remove(), the latter safe to call at any time, more than once, from a signal. */
@@ -154,6 +209,11 @@ export class ContainerSession {
       throw new UnreachableError(`port ${t.containerPort} on 127.0.0.1 is already in use; with --network host the container listens on the host's ports directly: free it, or make the image listen on another port and give it as --container-port`);
     }
 
+    if (t.network === undefined && !(await hasBridgeNetwork(client))) {
+      // Without one the engine publishes no ports: testcontainers would wait 10 s for a binding that never comes.
+      throw new UnreachableError('the engine has no bridge network (dockerd --bridge=none?), so it cannot publish --container-port: run with --network host', 'RDX_ERR_CONTAINER');
+    }
+
     const logs = new LogTail(LOG_LINES, t.waitFor.kind === 'log' ? t.waitFor.pattern : undefined);
     const waitText = describeWaitFor(t.waitFor, t.containerPort);
     const readiness = new Readiness({
@@ -179,6 +239,15 @@ export class ContainerSession {
 
     const began = Date.now();
     try {
+      // Started here rather than inside start() so that its failure is told apart from the container's own.
+      await getReaper(client);
+    } catch (error) {
+      throw new UnreachableError([
+        `testcontainers could not start its clean-up container (ryuk): ${this.secrets.scrub(firstLine(error instanceof Error ? error.message : String(error)))}`,
+        'Where that image cannot be pulled, set TESTCONTAINERS_RYUK_DISABLED=true: rdx removes its container itself.',
+      ].join('\n'), 'RDX_ERR_CONTAINER');
+    }
+    try {
       this.started = await container.start();
     } catch (error) {
       const message = await this.failure(error, container, logs, waitText);
@@ -199,16 +268,13 @@ export class ContainerSession {
     if (error instanceof NotReadyError) {
       const head = error.reason === 'timeout'
         ? `the container from ${t.image} was not ready after ${t.startupTimeoutMs} ms (--startup-timeout) waiting for ${waitText}; it was still running and has been removed.`
-        : `the container from ${t.image} stopped after ${(error.waitedMs / 1000).toFixed(1)} s, before it was ready (waiting for ${waitText}): ${stateText(error.state)}. It has been removed.`;
+        : `the container from ${t.image} ${exitText(error.state)} ${(error.waitedMs / 1000).toFixed(1)} s into the wait, before it was ready; rdx was waiting for ${waitText}. It has been removed.`;
       return `${head}\n${logBlock(logs.lines(), this.secrets)}`;
     }
     switch (container.phase) {
       case 'image':
         return `image ${t.image} is not available to the engine and could not be pulled: ${detail}\nBuild or load it first (docker build, docker load, docker import), or check the name and the registry login.`;
       case 'create':
-        if (/ryuk/i.test(detail)) {
-          return `testcontainers could not start its clean-up container (ryuk): ${detail}\nWhere that image cannot be pulled, set TESTCONTAINERS_RYUK_DISABLED=true (rdx removes its container itself).`;
-        }
         if (/network .*not found/i.test(detail)) {
           return `the engine could not create the container: ${detail}\nAn engine without a bridge network (dockerd --bridge=none) needs --network host.`;
         }
@@ -218,7 +284,7 @@ export class ContainerSession {
         const id = container.id;
         const state = id && this.client ? await this.stateOf(id) : undefined;
         const lines = id && this.client ? await this.tailOf(id, logs) : logs.lines();
-        return `the container from ${t.image} could not be started: ${detail}${state ? `; ${stateText(state)}` : ''}.\n${logBlock(lines, this.secrets)}`;
+        return `the container from ${t.image} could not be started: ${detail}${state ? `; it ${exitText(state, detail)}` : ''}.\n${logBlock(lines, this.secrets)}`;
       }
     }
   }

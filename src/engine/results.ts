@@ -10,6 +10,8 @@ export interface Exchange {
     url: string;
     headers: Record<string, string>;
     body?: string;
+    /** The step's auth mode: default, none, header, query or expired. */
+    auth?: string;
   };
   response?: {
     status: number;

@@ -209,7 +209,7 @@ async function expiredToken(profile: Profile, http: HttpClient, tokenUrl: string
   return body.access_token;
 }
 
-function summarise(cases: CaseResult[]): Summary {
+export function summarise(cases: CaseResult[]): Summary {
   const byVerdict: Record<string, number> = {};
   const byLevel: Record<string, Record<string, number>> = {};
   for (const c of cases) {
@@ -219,7 +219,6 @@ function summarise(cases: CaseResult[]): Summary {
     (byLevel[c.level] as Record<string, number>)[verdict] = ((byLevel[c.level] as Record<string, number>)[verdict] ?? 0) + 1;
   }
   const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
-  // The count of known failures lives in byVerdict['known-failure'].
   const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
   return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 };
 }

@@ -165,7 +165,7 @@ export class Runner {
       } else vars[name] = value;
     }
     for (const [key, how] of Object.entries(step.observe ?? {})) {
-      result.observations.push(...this.observe(c, key, this.observedValue(how, first, stepExchanges, body), result));
+      result.observations.push(...this.observe(c, key, this.observedValue(how, first, stepExchanges, body), result, index));
     }
     if (op) this.recordResidue(c, op, first, body, request);
     return !judgements.some((j) => !j.passed);
@@ -197,7 +197,7 @@ export class Runner {
     if (e.body) {
       const uri = e.body === 'token' ? `${SCHEMA_BASE}token.json#/$defs/response` : `${SCHEMA_BASE}envelope.json#/$defs/${e.body}`;
       const errors = ex.response?.json === undefined ? [`the body is not JSON`] : schemaErrors(uri, ex.response.json);
-      add('expect.body', errors.length === 0, errors.length ? `body is not a ${e.body} body: ${errors.slice(0, 4).join('; ')}` : `${e.body} body`);
+      add('expect.body', errors.length === 0, errors.length ? `body is not ${/^[aeiou]/.test(e.body) ? 'an' : 'a'} ${e.body} body: ${errors.slice(0, 4).join('; ')}` : `${e.body} body`);
     }
     for (const [path, expectedRaw] of Object.entries(e.equals ?? {})) {
       const expected = this.resolveValue(expectedRaw, vars, missing);
@@ -259,7 +259,7 @@ export class Runner {
     return value;
   }
 
-  private observe(c: CaseDef, key: string, value: unknown, result: CaseResult): Observation[] {
+  private observe(c: CaseDef, key: string, value: unknown, result: CaseResult, exchange: number): Observation[] {
     const [id = key, sub] = key.split('.');
     const entry = interpretation(id);
     const obs: Observation = { interpretation: id, ...(sub ? { key: sub } : {}), value, caseId: c.id };
@@ -269,7 +269,7 @@ export class Runner {
     if (declared !== undefined && value !== undefined) {
       const same = String(declared) === String(value);
       result.assertions.push({
-        clause: 'PROFILE.DECLARED_MATCHES', level: 'SHOULD', passed: same, check: 'declared-matches',
+        clause: 'PROFILE.DECLARED_MATCHES', level: 'SHOULD', passed: same, check: 'declared-matches', exchange,
         message: same ? `${entry.key}${sub ? `.${sub}` : ''}: declared ${JSON.stringify(declared)}, observed the same`
           : `${entry.key}${sub ? `.${sub}` : ''}: the profile declares ${JSON.stringify(declared)} but the implementation did ${JSON.stringify(value)}`,
       });
@@ -308,7 +308,7 @@ export class Runner {
     else if (body !== undefined) text = JSON.stringify(body);
     if (text !== undefined) headers['content-type'] = step.contentType ?? 'application/json';
     Object.assign(headers, this.resolveValue(step.headers ?? {}, vars, missing) as Record<string, string>);
-    return { method: op?.method ?? step.method ?? 'GET', url: url.toString(), headers, ...(text !== undefined ? { body: text } : {}) };
+    return { method: op?.method ?? step.method ?? 'GET', url: url.toString(), headers, auth, ...(text !== undefined ? { body: text } : {}) };
   }
 
   private async token(): Promise<string> {
@@ -364,9 +364,12 @@ export class Runner {
     if (op.kind === 'batchCreate' && Array.isArray(body)) {
       const identity = resourceInfo(op.resource).identity;
       const data = bodyObject(ex)?.['data'];
+      const matched = new Set<unknown>();
       for (const item of body as Record<string, unknown>[]) {
         const key = item[identity];
-        const created = Array.isArray(data) ? data.find((r) => readPath(r, identity) === key) : undefined;
+        // Items may share an identity (many activities of one reference): each takes the next unmatched record.
+        const created = Array.isArray(data) ? data.find((r) => !matched.has(r) && readPath(r, identity) === key) : undefined;
+        if (created) matched.add(created);
         // An invalid item counts only when the answer says it was created anyway (a lenient server).
         if (this.deps.gen.invalidItems.has(item) && !created) continue;
         const id = readPath(created, 'id');

@@ -25,6 +25,8 @@ export interface OutgoingRequest {
   headers?: Record<string, string>;
   /** Already-serialised body; a JSON value is serialised by the caller so malformed bodies can be sent too. */
   body?: string;
+  /** Which credential the request carries (a step's auth mode), recorded for reproduction lines. */
+  auth?: string;
 }
 
 export class HttpClient {
@@ -57,7 +59,7 @@ export class HttpClient {
     const headers = { ...(req.headers ?? {}) };
     const recorded: Exchange = {
       step,
-      request: { method: req.method, url: req.url, headers, ...(req.body !== undefined ? { body: req.body } : {}) },
+      request: { method: req.method, url: req.url, headers, ...(req.auth ? { auth: req.auth } : {}), ...(req.body !== undefined ? { body: req.body } : {}) },
       startedAt,
       elapsedMs: 0,
     };

@@ -96,7 +96,7 @@ describe('report.html', function () {
     const r = copy(report);
     const c = caseOf(r, 'auth.expired-token');
     c.verdict = 'warn';
-    c.exchanges = [{ step: 'list', request: { method: 'GET', url: 'http://127.0.0.1:1/ats/job-offers', headers: { authorization: 'Bearer ***' } }, startedAt: r.run.startedAt, elapsedMs: 1, response: { status: 200, headers: {}, body: '{}' } }];
+    c.exchanges = [{ step: 'list', request: { method: 'GET', url: 'http://127.0.0.1:1/ats/job-offers', headers: { authorization: 'Bearer ***' }, auth: 'expired' }, startedAt: r.run.startedAt, elapsedMs: 1, response: { status: 200, headers: {}, body: '{}' } }];
     c.assertions = [{ clause: 'AUTH.EXPIRED_TOKEN_REFUSED', level: 'SHOULD', passed: false, message: 'accepted with status 200', exchange: 0, check: 'refused' }];
     expect(htmlReport(r)).to.include('&quot;authorization: Bearer $RDX_EXPIRED_TOKEN&quot;');
   });

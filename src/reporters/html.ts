@@ -323,8 +323,8 @@ function clauseTitle(id: string, spec: SpecIndex): string {
 }
 
 /** The variable a masked bearer token stands for: an expired token cannot be reproduced with a fresh one. */
-function curlFor(c: CaseResult, ex: Exchange): string {
-  const expired = c.clauses.includes('AUTH.EXPIRED_TOKEN_REFUSED');
+function curlFor(_c: CaseResult, ex: Exchange): string {
+  const expired = ex.request.auth === 'expired';
   return curlCommand(ex, expired ? { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' } : DEFAULT_VARIABLES);
 }
 

@@ -1,7 +1,7 @@
 // Reading report.json files back, and merging the reports of shards (rdx run --shard i/n) into one report.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { InterpretationProfile, RunReport, Summary } from '../engine/run.js';
+import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
 import type { CaseResult, Verdict } from '../engine/results.js';
 
 /** A report made of several: which runs it came from (the run fields of the merged report are the first's). */
@@ -70,23 +70,8 @@ export function reportProblem(doc: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The summary of a set of cases, as the engine computes it at the end of a run (src/engine/run.ts summarise):
- * known failures count under "known-failure" and neither fail the run nor count as errors.
- */
-export function summaryOf(cases: CaseResult[]): Summary {
-  const byVerdict: Record<string, number> = {};
-  const byLevel: Record<string, Record<string, number>> = {};
-  for (const c of cases) {
-    const verdict = c.baseline ? 'known-failure' : c.verdict;
-    byVerdict[verdict] = (byVerdict[verdict] ?? 0) + 1;
-    const level = (byLevel[c.level] ??= {});
-    level[verdict] = (level[verdict] ?? 0) + 1;
-  }
-  const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
-  const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
-  return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 };
-}
+/** The summary of a set of cases: the engine's own, so a merged report counts exactly as a single run does. */
+export const summaryOf = summarise;
 
 const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 
