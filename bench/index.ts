@@ -2,11 +2,12 @@
 // BenchSection and listing it in SECTIONS; `npm run bench -- NAME…` runs only the named sections.
 import { pathToFileURL } from 'node:url';
 import type { BenchSection, Table } from './run.js';
+import { harnessSection } from './harness.js';
 import { simulatorSection } from './simulator.js';
 
 export type { BenchSection, Table } from './run.js';
 
-export const SECTIONS: BenchSection[] = [simulatorSection];
+export const SECTIONS: BenchSection[] = [simulatorSection, harnessSection];
 
 export function formatTable(table: Table): string {
   const cells = [table.columns, ...table.rows.map((r) => r.map(String))];

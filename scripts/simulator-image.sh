@@ -59,10 +59,16 @@ for dir in "${packages[@]}"; do
 done
 
 tar -C "$FS" -cf "$WORK/rootfs.tar" .
+previous="$(docker image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 docker import \
   --change 'WORKDIR /app' \
   --change 'ENV NODE_ENV=production' \
   --change 'EXPOSE 8080' \
   --change "CMD [\"/usr/bin/node\", \"dist/src/cli/main.js\", \"simulate\", \"--host\", \"$LISTEN_HOST\", \"--port\", \"8080\"]" \
   "$WORK/rootfs.tar" "$IMAGE" >/dev/null
+# The image the tag pointed at before is nameless now; with vfs storage it costs its full size on disk. A container
+# still using it keeps it (rmi refuses), which is fine.
+if [[ -n "$previous" && "$previous" != "$(docker image inspect --format '{{.Id}}' "$IMAGE")" ]]; then
+  docker rmi "$previous" >/dev/null 2>&1 || true
+fi
 say "built $IMAGE ($(du -sh "$WORK/rootfs.tar" | cut -f1) root filesystem, ${#packages[@]} production packages, listens on $LISTEN_HOST:8080)"

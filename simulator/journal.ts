@@ -1,7 +1,7 @@
 // The request journal behind GET /__admin/journal: the latest requests in a fixed-size ring, so a long-running
 // simulator never grows with its traffic. To keep the request path fast an entry holds references (raw headers,
-// body buffers and strings) and is formatted and masked when read; a body that could carry a credential (the
-// token endpoint's) is masked before it is kept, so the ring never holds a client secret or an access token.
+// bodies) and is formatted and masked when read; the token endpoint's bodies are masked before they are kept, so
+// the ring never holds a client secret or an access token.
 
 export interface JournalEntry {
   /** When the request arrived (ISO 8601). */
@@ -85,18 +85,15 @@ export function journalBody(body: string | Buffer | undefined): string | null {
   return maskSecrets(cutText(body));
 }
 
-/** Bodies up to this size are kept as they are; larger ones are copied off the JS heap. */
-const SMALL_BODY = 2_048;
-
 /**
- * A body as the ring keeps it. Credentials are masked at once. A larger string is copied, cut, into a Buffer:
- * strings kept by the ring would survive garbage collections and cost every request, Buffers live off the heap.
+ * A body as the ring keeps it: credentials masked at once; a body over BODY_LIMIT cut, as a copy, so that the
+ * ring never keeps a large body alive (a slice of a string would still hold all of it).
  */
 function kept(body: string | Buffer | undefined, sensitive: boolean): string | Buffer | undefined {
   if (body === undefined || body.length === 0) return undefined;
   if (sensitive) return journalBody(body) ?? undefined;
-  if (body.length <= SMALL_BODY || (Buffer.isBuffer(body) && body.length <= BODY_LIMIT)) return body;
-  return Buffer.from(cutText(body), 'utf8');
+  if (body.length <= BODY_LIMIT) return body;
+  return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);
 }
 
 export class Journal {

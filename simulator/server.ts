@@ -8,6 +8,7 @@ import { bearerToken, type TokenStore } from './auth.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
 import { SimError, errorBody } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
+import { bodyJson } from './json.js';
 import { Journal, maskSecrets } from './journal.js';
 import type { ResolvedOptions } from './options.js';
 import type { PersonaHooks } from './personas/types.js';
@@ -284,6 +285,9 @@ export class Pipeline {
       }
     }
     ctx.body = parsed;
+    // A persona may stand in for a lenient server that rewrites a body before it is checked (hook beforeValidation).
+    for (const hooks of this.hooks) await hooks.beforeValidation?.(ctx);
+    parsed = ctx.body;
     if (isToken) return;
     if (op.requestIsArray) {
       if (!Array.isArray(parsed)) throw new SimError('validation', 'The request body must be a JSON array.');
@@ -317,7 +321,7 @@ export class Pipeline {
       return {
         status: response.status,
         headers: { 'content-type': 'application/json', ...response.headers },
-        body: JSON.stringify(response.body),
+        body: bodyJson(response.body),
       };
     } catch (error) {
       const message = `The simulator could not serialize its answer: ${(error as Error).message}`;

@@ -5,8 +5,9 @@
 // Indexes are arrays of rows sorted by sequence number ("buckets"): one per value of each equality filter, one per
 // calendar day for the date filter, and one holding everything. A page reads the smallest set of buckets that
 // covers the query, merged in sequence order, so it never walks the whole table when an index narrows it.
-// Record fields are never mutated: a change installs a new fields object, which keeps earlier responses intact
-// and makes undo a matter of putting the old object back.
+// Record fields are never mutated: a change installs a new fields object, which keeps earlier responses intact,
+// makes undo a matter of putting the old object back, and lets json.ts reuse a record's JSON text. Callers that
+// read records (handlers, tests, the harness through sim.store) must not change them either.
 
 export interface Row<F> {
   readonly seq: number;

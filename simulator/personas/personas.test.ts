@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { clause, interpretation } from '../../src/spec/index.js';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { clause, interpretation, interpretations } from '../../src/spec/index.js';
 import { createFaker, jobOffer } from '../../src/data/factories.js';
 import { errorReply } from '../envelope.js';
 import { items, startTest, type Harness } from '../test-support.js';
@@ -19,6 +22,29 @@ describe('simulator personas', () => {
     }
     expect(personaByName('no-such-persona')).to.equal(undefined);
     expect(allPersonas('variant').map((p) => p.name)).to.include.members(['relative-next-link', 'path-prefix']);
+  });
+
+  it('lists every module of faults/ and variants/, each named after its file', () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    for (const kind of ['fault', 'variant'] as const) {
+      const files = readdirSync(join(here, `${kind}s`)).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
+      expect(allPersonas(kind).map((p) => p.name).sort(), `${kind}s/`).to.deep.equal(files.sort());
+    }
+  });
+
+  it('has at least 30 faults, each breaking exactly one clause, and variants that break none', () => {
+    expect(allPersonas('fault').length).to.be.at.least(30);
+    for (const p of allPersonas('fault')) {
+      expect(p.breaks, p.name).to.have.lengthOf(1);
+      expect(p.interprets ?? [], p.name).to.be.empty;
+      expect(p.declared, p.name).to.equal(undefined);
+    }
+    const keys = new Set(interpretations().map((i) => i.key).filter((k): k is string => k !== null));
+    for (const p of allPersonas('variant')) {
+      expect(p.breaks ?? [], p.name).to.be.empty;
+      for (const key of Object.keys(p.declared ?? {})) expect(keys.has(key), `${p.name} declares ${key}`).to.equal(true);
+    }
+    for (const p of allPersonas()) expect(p.description, p.name).not.to.match(/\n/);
   });
 
   describe('variant path-prefix', () => {
@@ -130,6 +156,105 @@ describe('simulator personas', () => {
       const res = await t.client.send('POST', '/ats/job-offers', { raw: '[', headers: { 'content-type': 'application/json' } });
       expect(res.status).to.equal(500);
       expect(res.headers['content-type']).to.equal('text/html');
+    });
+  });
+
+  describe('hook beforeValidation (fault put-accepts-missing-required)', () => {
+    let t: Harness;
+    before(async () => {
+      t = await startTest({ personas: [personaByName('put-accepts-missing-required') as Persona] });
+    });
+    after(() => t.close());
+
+    it('sees the body before the schema does: a PUT without title is accepted and the stored title kept', async () => {
+      const stored = t.sim.store.jobOffers.get('JO-2026-000002');
+      const res = await t.client.put('/ats/job-offers/JO-2026-000002', { reference: 'JO-2026-000002', publication_at: '2026-04-01T09:00:00Z' });
+      expect(res.status).to.equal(200);
+      expect(t.sim.store.jobOffers.get('JO-2026-000002')?.title).to.equal(stored?.title);
+      expect(t.sim.store.jobOffers.get('JO-2026-000002')?.publication_at).to.equal('2026-04-01T09:00:00Z');
+    });
+
+    it('still refuses what the persona leaves alone: a title of the wrong type', async () => {
+      const res = await t.client.put('/ats/job-offers/JO-2026-000002', { reference: 'JO-2026-000002', publication_at: '2026-04-01T09:00:00Z', title: 5 });
+      expect(res.status).to.equal(400);
+    });
+  });
+
+  describe('fault expired-token-accepted', () => {
+    let t: Harness;
+    let clock = Date.UTC(2026, 0, 1);
+    before(async () => {
+      t = await startTest({ personas: [personaByName('expired-token-accepted') as Persona], now: () => clock });
+    });
+    after(() => t.close());
+
+    it('issues 2-second tokens and keeps serving a token long after it expired, on every use', async () => {
+      const token = await t.client.post('/oauth2/token', { client_id: 'rdx-client', client_secret: 'rdx-secret' }, { anonymous: true });
+      expect(token.body['expires_in']).to.equal(2);
+      clock += 60_000;
+      expect((await t.client.get('/ats/job-offers')).status).to.equal(200);
+      expect((await t.client.get('/ats/job-offers')).status, 'a second use').to.equal(200);
+      expect((await t.client.get('/ats/job-offers', { headers: { authorization: 'Bearer made-up' } })).status, 'a made-up token').to.equal(401);
+    });
+  });
+
+  describe('pagination faults and variants walk as described', () => {
+    /** Every record of a walk of GET /jobboard/activities?status=viewed, by id; bounded in pages. */
+    async function walk(t: Harness): Promise<unknown[]> {
+      const ids: unknown[] = [];
+      let link: string | null | undefined = `${t.sim.baseUrl}/jobboard/activities?status=viewed`;
+      for (let page = 0; link && page < 100; page++) {
+        const res = await t.client.get(new URL(link, t.sim.baseUrl).href);
+        ids.push(...items(res).map((r) => r['id']));
+        link = res.body.meta?.next_link;
+      }
+      return ids;
+    }
+    const expected = async (): Promise<unknown[]> => {
+      const t = await startTest({ pageSize: 1000 });
+      try {
+        return await walk(t);
+      } finally {
+        await t.close();
+      }
+    };
+
+    for (const [name, check] of [
+      ['duplicate-across-pages', (got: unknown[], all: unknown[]) => {
+        expect(new Set(got)).to.deep.equal(new Set(all));
+        expect(got.length).to.be.greaterThan(all.length);
+      }],
+      ['gap-between-pages', (got: unknown[], all: unknown[]) => {
+        expect(got.length).to.be.lessThan(all.length);
+        expect(new Set(got).size).to.equal(got.length);
+      }],
+      ['newest-first', (got: unknown[], all: unknown[]) => expect(got).to.deep.equal([...all].reverse())],
+      ['empty-page-end', (got: unknown[], all: unknown[]) => expect(got).to.deep.equal(all)],
+    ] as const) {
+      it(`${name}: a walk of 4-record pages`, async () => {
+        const all = await expected();
+        const t = await startTest({ personas: [personaByName(name) as Persona], pageSize: 4 });
+        try {
+          check(await walk(t), all);
+        } finally {
+          await t.close();
+        }
+      });
+    }
+
+    it('exclusive-date-bounds: leaves out a record on the bound, and next_link carries the bounds as sent', async () => {
+      const t = await startTest({ personas: [personaByName('exclusive-date-bounds') as Persona], pageSize: 2 });
+      try {
+        const day = t.sim.store.jobboardActivities.values()[0]?.recorded_at.slice(0, 10) as string;
+        const on = await t.client.get(`/jobboard/activities?min_date=${day}&max_date=${day}`);
+        expect(items(on)).to.be.empty;
+        const wide = await t.client.get('/jobboard/activities?min_date=2000-01-01&max_date=2100-12-31');
+        const link = new URL(wide.body.meta?.next_link as string);
+        expect(link.searchParams.get('min_date')).to.equal('2000-01-01');
+        expect(link.searchParams.get('max_date')).to.equal('2100-12-31');
+      } finally {
+        await t.close();
+      }
     });
   });
 });

@@ -5,6 +5,8 @@
 // A persona is options plus hooks around the pipeline  route → authenticate → body → handler → serialize:
 //   onRequest      before routing; return a response to answer at once (for example a 503 for every request).
 //   authenticate   sees the verdict on the bearer token and may return another (accept any token).
+//   beforeValidation  the body is parsed (ctx.body) but not yet checked against its schema; change ctx.body to
+//                  have another body checked (a lenient server that fills in or coerces fields).
 //   beforeHandler  the request is routed, authenticated and its body parsed and validated (ctx.body); return a
 //                  response to answer instead of the handler, or change ctx.body.
 //   afterHandler   every response, including those refused before the handler (ctx.stage says where it
@@ -25,6 +27,7 @@ type Awaitable<T> = T | Promise<T>;
 export interface PersonaHooks {
   onRequest?(ctx: RequestContext): Awaitable<SimResponse | void>;
   authenticate?(ctx: RequestContext, verdict: AuthVerdict): Awaitable<AuthVerdict>;
+  beforeValidation?(ctx: RequestContext): Awaitable<void>;
   beforeHandler?(ctx: RequestContext): Awaitable<SimResponse | void>;
   afterHandler?(ctx: RequestContext, res: SimResponse): Awaitable<SimResponse | void>;
   serialize?(ctx: RequestContext, res: SimResponse): Awaitable<RawResponse | 'sent' | void>;
@@ -40,6 +43,11 @@ export interface Persona {
   breaks?: string[];
   /** Interpretation ids of spec/interpretations.yaml a variant reads differently from the default. */
   interprets?: string[];
+  /**
+   * What a vendor whose implementation behaves like this variant would declare in its target profile
+   * (rdx.config.yaml `declared:`, keyed by the interpretation register's `key`); the self-check runs it both ways.
+   */
+  declared?: Record<string, unknown>;
   options?: PersonaOptions;
   hooks: PersonaHooks;
 }

@@ -193,6 +193,11 @@ export class ContainerSession {
     return this.tracked?.id;
   }
 
+  /** A docker CLI filter matching this session's container, for a message when removal failed. */
+  get labelFilter(): string {
+    return `label=${SESSION_LABEL}=${this.session}`;
+  }
+
   async start(extraEnv: Record<string, string> = {}): Promise<RunningContainer> {
     const t = this.target;
     const hostNetwork = t.network === 'host';
@@ -206,7 +211,7 @@ export class ContainerSession {
     this.client = client;
     if (hostNetwork && (await portAccepts({ host: '127.0.0.1', port: t.containerPort }, 0))) {
       // Otherwise the readiness probe would find whatever already listens there and the run would test it.
-      throw new UnreachableError(`port ${t.containerPort} on 127.0.0.1 is already in use; with --network host the container listens on the host's ports directly: free it, or make the image listen on another port and give it as --container-port`);
+      throw new UnreachableError(`port ${t.containerPort} on 127.0.0.1 is already in use; with --network host the container listens on the host's ports directly: free it, or make the image listen on another port and give it as --container-port`, 'RDX_ERR_CONTAINER');
     }
 
     if (t.network === undefined && !(await hasBridgeNetwork(client))) {
@@ -290,7 +295,8 @@ export class ContainerSession {
   }
 
   private async stateOf(id: string): Promise<ContainerState | undefined> {
-    return this.client ? containerState(this.client.container.getById(id)) : undefined;
+    const state = this.client ? await containerState(this.client.container.getById(id)) : undefined;
+    return state === 'gone' ? undefined : state;
   }
 
   private async tailOf(id: string, fallback: LogTail): Promise<string[]> {
@@ -371,7 +377,7 @@ export async function withContainer<T>(target: ContainerTarget, profile: Profile
     interrupted = signal;
     io.log(`\n${signal}: removing container ${session.id?.slice(0, 12) ?? '(not created yet)'} before exiting (again to exit at once)`);
     void session.remove().then((clean) => {
-      if (!clean) io.log(`Container: ${session.id ?? ''} could not be removed: docker rm -f ${session.id ?? `$(docker ps -aq --filter label=${SESSION_LABEL})`}`);
+      if (!clean) io.log(`Container: ${session.id ?? ''} could not be removed: docker rm -f ${session.id ?? `$(docker ps -aq --filter ${session.labelFilter})`}`);
       process.exit(code);
     });
   };

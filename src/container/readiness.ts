@@ -100,7 +100,8 @@ export class LogTail {
     const end = (): void => this.end();
     stream.once('end', end);
     stream.once('close', end);
-    stream.once('error', end);
+    // `on`, not `once`: a second error (the engine dropping the stream of a removed container) must not go unhandled.
+    stream.on('error', end);
   }
 
   push(text: string): void {
@@ -115,6 +116,7 @@ export class LogTail {
   }
 
   end(): void {
+    if (this.endedFlag) return;
     if (this.partial !== '') this.line(this.partial);
     this.partial = '';
     this.endedFlag = true;
@@ -157,9 +159,14 @@ export interface ContainerState {
   error?: string;
 }
 
-export async function containerState(container: DockerContainer): Promise<ContainerState | undefined> {
-  const inspected = await within(container.inspect().catch(() => undefined), INSPECT_TIMEOUT_MS, undefined);
-  if (!inspected) return undefined;
+/**
+ * The container's state; 'gone' when the engine no longer knows it, undefined when the engine did not say (slow or
+ * erring: a busy engine copying an image with vfs storage can take seconds to answer).
+ */
+export async function containerState(container: DockerContainer): Promise<ContainerState | 'gone' | undefined> {
+  const inspected = await within(container.inspect().catch((error: unknown) => ((error as { statusCode?: number }).statusCode === 404 ? 'gone' as const : undefined)),
+    INSPECT_TIMEOUT_MS, undefined);
+  if (inspected === undefined || inspected === 'gone') return inspected;
   const s = inspected.State;
   return {
     running: s.Running && !s.Restarting,
@@ -223,9 +230,9 @@ export class Readiness implements WaitStrategy {
     const maxRounds = Math.ceil(this.timeoutMs / PROBE_INTERVAL_MS) + 2;
     for (let round = 0; round < maxRounds; round++) {
       const state = await containerState(container);
-      if (!state?.running) {
+      if (state === 'gone' || (state !== undefined && !state.running)) {
         await this.options.logs.settle(1000);
-        throw new NotReadyError('exited', Date.now() - started, state);
+        throw new NotReadyError('exited', Date.now() - started, state === 'gone' ? undefined : state);
       }
       if (await this.probe(endpoint)) return;
       const left = deadline - Date.now();

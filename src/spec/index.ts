@@ -129,8 +129,14 @@ export function schemaFiles(): string[] {
   return readdirSync(join(specDir, 'schemas')).filter((f) => f.endsWith('.json')).sort();
 }
 
+const schemaCache = new Map<string, Record<string, unknown>>();
 export function loadSchema(file: string): Record<string, unknown> {
-  return asRecord(JSON.parse(readFileSync(join(specDir, 'schemas', file), 'utf8')), `spec/schemas/${file}`);
+  let schema = schemaCache.get(file);
+  if (!schema) {
+    schema = asRecord(JSON.parse(readFileSync(join(specDir, 'schemas', file), 'utf8')), `spec/schemas/${file}`);
+    schemaCache.set(file, schema);
+  }
+  return schema;
 }
 
 /** An OpenAPI ref such as './schemas/job-offer.json#/$defs/create' as the schema URI ajv knows it by. */
@@ -221,7 +227,8 @@ export function operation(operationId: string): Operation {
 }
 
 /**
- * Our own annotation keywords in the schemas, never validation rules: x-rdx-format (the examples' date format),
+ * Our own annotation keywords in the schemas, which ajv ignores: x-rdx-format (the examples' date format, which the
+ * simulator enforces as its reading of DATE_VALUE_FORMAT; the harness never does),
  * x-rdx-union (a union field: never sent with a wrong type), x-rdx-reference (a job offer reference field),
  * x-rdx-identity (the field that tells one created item from another in a batch).
  */
@@ -307,7 +314,10 @@ export interface ResourceInfo {
 const CREATE_DEF: Record<string, string> = { user: 'replace-item' };
 
 /** Field facts of a resource, read from its schema (fields, or the create def when there is no fields def). */
+const resourceInfoCache = new Map<string, ResourceInfo>();
 export function resourceInfo(resource: string): ResourceInfo {
+  const cached = resourceInfoCache.get(resource);
+  if (cached) return cached;
   const defs = loadSchema(`${resource}.json`)['$defs'] as Record<string, Record<string, unknown>>;
   const create = defs[CREATE_DEF[resource] ?? 'create'];
   if (!create) throw new Error(`rdx: spec/schemas/${resource}.json has no create def`);
@@ -322,5 +332,7 @@ export function resourceInfo(resource: string): ResourceInfo {
   }));
   const identity = fields.find((f) => f.identity)?.name;
   if (!identity) throw new Error(`rdx: spec/schemas/${resource}.json marks no field x-rdx-identity`);
-  return { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity };
+  const info = { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity };
+  resourceInfoCache.set(resource, info);
+  return info;
 }

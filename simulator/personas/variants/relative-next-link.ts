@@ -5,6 +5,7 @@ export const relativeNextLink: Persona = {
   kind: 'variant',
   description: 'meta.next_link is a path with its query (/jobboard/activities?…&cursor=…), not an absolute URL.',
   interprets: ['NEXT_LINK_FORM'],
+  declared: { nextLinkForm: 'relative' },
   hooks: {
     afterHandler(_ctx, res) {
       const meta = res.body['meta'] as { next_link?: unknown } | undefined;

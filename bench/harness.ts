@@ -1,0 +1,125 @@
+// The harness's own speed, as ratios to baselines measured in the same run: its exchange rate against its own
+// requests replayed by a bare undici loop on an equally fresh simulator (the ceiling for any harness), the wall time of the full default run, and the start-up
+// of `rdx --help` against a bare `node -e 0`.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import type { BenchSection, Table } from './run.js';
+import { defaults } from '../src/config/profile.js';
+import { runConformance } from '../src/engine/run.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const RUNS = 3;
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** The simulator in its own process, so the harness does not share an event loop with it. */
+async function simulatorProcess(secret: string): Promise<{ baseUrl: string; stop: () => void }> {
+  const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0', '--client-id', 'bench', '--client-secret', secret, '--no-admin'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the simulator did not start within 20 s')), 20_000);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the simulator exited with ${String(code)}`)));
+  });
+  return { baseUrl, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:
+ * the most any harness could do with the same traffic against an equally fresh simulator.
+ */
+async function replay(baseUrl: string, token: string, secret: string, requests: Replayed[]): Promise<number> {
+  const agent = new Agent({ connections: 1 });
+  const started = performance.now();
+  for (const r of requests) {
+    const url = new URL(r.url);
+    const target = `${baseUrl}${url.pathname}${url.search.replace(/access_token=\*\*\*/, `access_token=${token}`)}`;
+    const headers = { ...r.headers };
+    if (headers['authorization']?.includes('***')) headers['authorization'] = headers['authorization'].replace('***', token);
+    const body = r.body?.replace('***', secret);
+    const res = await request(target, { method: r.method as 'GET', headers, ...(body !== undefined ? { body } : {}), dispatcher: agent });
+    await res.body.text();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return requests.length / seconds;
+}
+
+interface Replayed {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+async function tokenFor(baseUrl: string, secret: string): Promise<string> {
+  const res = await request(`${baseUrl}/oauth2/token`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'bench', client_secret: secret, grant_type: 'client_credentials' }),
+  });
+  return ((await res.body.json()) as { access_token: string }).access_token;
+}
+
+function timed(args: string[]): number {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 });
+  if (r.status !== 0 && args.includes('run')) throw new Error(`rdx ${args.slice(1).join(' ')} exited ${String(r.status)}`);
+  return performance.now() - started;
+}
+
+export const harnessSection: BenchSection = {
+  name: 'harness',
+  async run(): Promise<Table[]> {
+    const secret = 'bench-secret-0123456789';
+    {
+      const bare: number[] = [];
+      const harness: number[] = [];
+      let exchanges = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const a = await simulatorProcess(secret);
+        let sent: Replayed[];
+        try {
+          const { report } = await runConformance({
+            profile: { ...defaults(), baseUrl: a.baseUrl, clientId: 'bench', clientSecret: secret }, reporter: 'none',
+          });
+          sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
+          exchanges = sent.length;
+          // The rate while cases run: loading suites and starting up are fixed costs, shown by the wall-time row.
+          harness.push(exchanges / (report.cases.reduce((ms, c) => ms + c.durationMs, 0) / 1000));
+        } finally {
+          a.stop();
+        }
+        const b = await simulatorProcess(secret);
+        try {
+          bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, secret), secret, sent));
+        } finally {
+          b.stop();
+        }
+      }
+      const full = Array.from({ length: RUNS }, () => timed([CLI, 'run', '--reporter', 'dot', '--no-reports']));
+      const help = Array.from({ length: 5 }, () => timed([CLI, '--help']));
+      const bareNode = Array.from({ length: 5 }, () => timed(['-e', '0']));
+      return [{
+        title: `Harness speed (median of ${RUNS} runs; simulator in its own process)`,
+        columns: ['measure', 'value', 'baseline', 'ratio'],
+        rows: [
+          ['exchanges/s: harness (full suite) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), (median(harness) / median(bare)).toFixed(2)],
+          ['full default run `rdx run` (starts the simulator), ms', Math.round(median(full)), '-', '-'],
+          ['`rdx --help` start-up vs `node -e 0`, ms', Math.round(median(help)), Math.round(median(bareNode)), (median(help) / median(bareNode)).toFixed(2)],
+        ],
+        notes: [
+          `${exchanges} exchanges per full run; the replay sends them in order on one connection and judges nothing.`,
+          'Goals: harness >= 0.5x the bare loop; the full default run well under 10 s.',
+        ],
+      }];
+    }
+  },
+};

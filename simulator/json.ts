@@ -1,0 +1,28 @@
+// Response bodies as JSON text. Lists spend most of their time serializing records, and stored records never
+// change (a change installs a new object, see table.ts), so each record's JSON is made once and reused; the
+// cache is weak, so a replaced record's text goes with it.
+import type { JsonObject } from './context.js';
+
+const recordText = new WeakMap<object, string>();
+
+function itemJson(item: unknown): string {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return JSON.stringify(item);
+  let text = recordText.get(item);
+  if (text === undefined) {
+    text = JSON.stringify(item);
+    recordText.set(item, text);
+  }
+  return text;
+}
+
+/** The same text as JSON.stringify(body), with the records of `data` taken from the cache. */
+export function bodyJson(body: JsonObject): string {
+  const data = body['data'];
+  if (!Array.isArray(data)) return JSON.stringify(body);
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || typeof value === 'function') continue;
+    members.push(`${JSON.stringify(key)}:${key === 'data' ? `[${data.map(itemJson).join(',')}]` : JSON.stringify(value)}`);
+  }
+  return `{${members.join(',')}}`;
+}

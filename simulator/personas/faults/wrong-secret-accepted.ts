@@ -1,0 +1,19 @@
+import type { Persona } from '../types.js';
+
+export const wrongSecretAccepted: Persona = {
+  name: 'wrong-secret-accepted',
+  kind: 'fault',
+  description: 'The token endpoint checks the client_id only: any client_secret given with it gets a token.',
+  breaks: ['AUTH.CREDENTIALS_VERIFIED'],
+  hooks: {
+    // Swapping the right secret in before the endpoint checks it is what "the secret is not compared" looks like.
+    beforeValidation(ctx) {
+      const body = ctx.body;
+      if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+      const fields = body as Record<string, unknown>;
+      if (fields['client_id'] === ctx.options.clientId && typeof fields['client_secret'] === 'string') {
+        fields['client_secret'] = ctx.options.clientSecret;
+      }
+    },
+  },
+};

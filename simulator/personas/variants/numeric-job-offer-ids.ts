@@ -1,0 +1,23 @@
+import { errorReply } from '../../envelope.js';
+import type { Persona } from '../types.js';
+
+const NUMBER = /^[1-9][0-9]{0,8}$/;
+
+export const numericJobOfferIds: Persona = {
+  name: 'numeric-job-offer-ids',
+  kind: 'variant',
+  description: '{id} of an ATS job offer is a number the service assigns (its place in creation order), not its reference; responses still carry no id.',
+  interprets: ['ATS_JOB_OFFER_ID'],
+  declared: { atsJobOfferId: 'fixtures' },
+  hooks: {
+    beforeHandler(ctx) {
+      const id = ctx.params['id'];
+      const resource = ctx.operation?.resource;
+      if (id === undefined || (resource !== 'job-offer' && resource !== 'job-offer-attribute')) return;
+      // Creation order is the store's order; job offers are never deleted, so a position names one offer for good.
+      const offer = NUMBER.test(id) ? ctx.store.jobOffers.values()[Number(id) - 1] : undefined;
+      if (!offer) return errorReply('notFound', `No job offer with id ${JSON.stringify(id)}; {id} is the job offer's number.`);
+      ctx.params['id'] = offer.reference;
+    },
+  },
+};

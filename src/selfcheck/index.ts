@@ -1,0 +1,191 @@
+// The self-check: the harness run against its own simulator, clean, under every legal variant and under every fault
+// persona. A legal variant that gets a MUST failure is a false accusation; a fault that no assertion of the clause it
+// breaks catches is a miss. The share of faults caught is the suite's mutation score.
+//
+//   node dist/src/selfcheck/index.js [--only NAME,NAME]    prints the table; exit 1 when anything is wrong
+import { pathToFileURL } from 'node:url';
+import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
+import { defaults, type Profile } from '../config/profile.js';
+import { runConformance, type Summary } from '../engine/run.js';
+import type { CaseResult } from '../engine/results.js';
+import { allPersonas, type Persona } from '../../simulator/personas/index.js';
+
+export interface FailedAssertion {
+  caseId: string;
+  clause: string;
+  level: ClauseLevel;
+  message: string;
+}
+
+export interface PersonaRun {
+  /** The persona's name, or "clean" for the simulator as it is. */
+  name: string;
+  kind: 'clean' | Persona['kind'];
+  description: string;
+  breaks: string[];
+  /** Whether the run's profile carried the variant's declarations (Persona.declared). */
+  declared: boolean;
+  summary: Summary;
+  mustFailures: FailedAssertion[];
+  shouldFailures: FailedAssertion[];
+  errors: { caseId: string; reason: string }[];
+  skipped: string[];
+  /** Faults: the cases with a failed assertion of a clause the persona breaks, at that clause's level. */
+  catching: string[];
+  /** Faults: clauses that failed besides those it breaks (what the fault drags along, or a misattribution). */
+  collateral: string[];
+  durationMs: number;
+}
+
+export interface SelfCheckResult {
+  runs: PersonaRun[];
+  faults: { total: number; caught: number; score: number };
+}
+
+const CLEAN = 'clean';
+
+function failedAssertions(cases: CaseResult[], level: ClauseLevel): FailedAssertion[] {
+  // Only judged cases count: assertions of a case that ended as skip or error are not in its verdict.
+  return cases.filter((c) => c.verdict === 'fail' || c.verdict === 'warn').flatMap((c) => c.assertions
+    .filter((a) => !a.passed && a.level === level)
+    .map((a) => ({ caseId: c.id, clause: a.clause, level: a.level, message: a.message })));
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+/** One full harness run against the embedded simulator with the persona (none: the clean simulator). */
+export async function runPersona(persona: Persona | undefined, declare = false): Promise<PersonaRun> {
+  const started = performance.now();
+  const profile: Profile = {
+    ...defaults(),
+    // PUT /users is judged too: the embedded simulator is thrown away after the run.
+    allowIrreversible: true,
+    declared: declare ? { ...(persona?.declared ?? {}) } : {},
+  };
+  const { report } = await runConformance({
+    profile,
+    reporter: 'none',
+    simulator: persona ? { personas: [persona] } : {},
+  });
+  const must = failedAssertions(report.cases, 'MUST');
+  const should = failedAssertions(report.cases, 'SHOULD');
+  const breaks = persona?.breaks ?? [];
+  const catching = unique([...must, ...should]
+    .filter((a) => breaks.includes(a.clause) && clauseOf(a.clause).level === a.level)
+    .map((a) => a.caseId));
+  return {
+    name: persona?.name ?? CLEAN,
+    kind: persona?.kind ?? 'clean',
+    description: persona?.description ?? 'The reference simulator as it ships.',
+    breaks,
+    declared: declare && persona?.declared !== undefined,
+    summary: report.summary,
+    mustFailures: must,
+    shouldFailures: should,
+    errors: report.cases.filter((c) => c.verdict === 'error').map((c) => ({ caseId: c.id, reason: c.reason ?? '' })),
+    skipped: report.cases.filter((c) => c.verdict === 'skip').map((c) => c.id),
+    catching,
+    collateral: persona?.kind === 'fault' ? unique([...must, ...should].map((a) => a.clause).filter((id) => !breaks.includes(id))) : [],
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** The runs the self-check makes: clean, each variant (and again with its declarations), each fault. */
+export function plannedRuns(personas: Persona[] = allPersonas()): { persona: Persona | undefined; declare: boolean }[] {
+  const variants = personas.filter((p) => p.kind === 'variant');
+  return [
+    { persona: undefined, declare: false },
+    ...variants.map((persona) => ({ persona, declare: false })),
+    ...variants.filter((p) => p.declared).map((persona) => ({ persona, declare: true })),
+    ...personas.filter((p) => p.kind === 'fault').map((persona) => ({ persona, declare: false })),
+  ];
+}
+
+export function score(runs: PersonaRun[]): SelfCheckResult['faults'] {
+  const faults = runs.filter((r) => r.kind === 'fault');
+  const caught = faults.filter((r) => r.catching.length > 0).length;
+  return { total: faults.length, caught, score: faults.length === 0 ? 1 : caught / faults.length };
+}
+
+export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (run: PersonaRun) => void): Promise<SelfCheckResult> {
+  const runs: PersonaRun[] = [];
+  // One after another: every run is CPU-bound in this process, so running them side by side gains nothing.
+  for (const { persona, declare } of plannedRuns(personas)) {
+    const run = await runPersona(persona, declare);
+    runs.push(run);
+    onRun?.(run);
+  }
+  return { runs, faults: score(runs) };
+}
+
+/** What is wrong with a run, one line each; nothing when the run is as it should be. */
+export function problemsOf(run: PersonaRun): string[] {
+  const label = `${run.name}${run.declared ? ' (declared)' : ''}`;
+  const errors = run.errors.map((e) => `${label}: case ${e.caseId} errored: ${e.reason}`);
+  if (run.kind === 'fault') {
+    return run.catching.length > 0 ? [] : [
+      `${label}: not caught: no failed ${run.breaks.map((id) => `${clauseOf(id).level} ${id}`).join(' or ')} assertion` +
+      ` (failed instead: ${run.collateral.join(', ') || 'nothing'})`,
+    ];
+  }
+  const accused = run.mustFailures.map((a) => `${label}: false accusation: case ${a.caseId} failed MUST ${a.clause}: ${a.message}`);
+  const warned = run.kind === 'clean' ? run.shouldFailures.map((a) => `${label}: case ${a.caseId} failed SHOULD ${a.clause}: ${a.message}`) : [];
+  return [...accused, ...errors, ...warned];
+}
+
+export function problems(result: SelfCheckResult): string[] {
+  return result.runs.flatMap(problemsOf);
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+const firstThree = (ids: string[]): string => (ids.length === 0 ? '—' : `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` (+${ids.length - 3})` : ''}`);
+
+/** The self-check as Markdown tables: the clean run and the variants, then the faults and the mutation score. */
+export function formatTable(result: SelfCheckResult): string {
+  const clean = result.runs.find((r) => r.kind === 'clean');
+  const lines: string[] = [];
+  lines.push('| Clean / variant | Declared | MUST failures | SHOULD warnings | Errors | Skipped | Verdict |');
+  lines.push('|---|---|---:|---:|---:|---:|---|');
+  for (const r of result.runs.filter((x) => x.kind !== 'fault')) {
+    const extraSkips = clean ? r.skipped.filter((id) => !clean.skipped.includes(id)).length : 0;
+    const ok = r.mustFailures.length === 0 && r.errors.length === 0 && (r.kind !== 'clean' || r.shouldFailures.length === 0);
+    const warns = unique(r.shouldFailures.map((a) => a.clause));
+    lines.push(`| ${r.name} | ${r.declared ? 'yes' : '—'} | ${r.mustFailures.length}${r.mustFailures.length ? ` (${cell(firstThree(unique(r.mustFailures.map((a) => a.caseId))))})` : ''} | ` +
+      `${r.shouldFailures.length}${warns.length ? ` (${warns.join(', ')})` : ''} | ${r.errors.length} | ${r.skipped.length}${extraSkips ? ` (+${extraSkips})` : ''} | ${ok ? 'accepted' : 'ACCUSED'} |`);
+  }
+  lines.push('');
+  lines.push('| Fault persona | Breaks | Catching cases | Also failed | Caught? |');
+  lines.push('|---|---|---|---|---|');
+  for (const r of result.runs.filter((x) => x.kind === 'fault')) {
+    const breaks = r.breaks.map((id) => `${id} (${clauseOf(id).level})`).join(', ');
+    lines.push(`| ${r.name} | ${breaks} | ${cell(firstThree(r.catching))} | ${cell(r.collateral.slice(0, 4).join(', ') || '—')}${r.collateral.length > 4 ? ' …' : ''} | ${r.catching.length > 0 ? 'yes' : 'NO'} |`);
+  }
+  const { caught, total, score: ratio } = result.faults;
+  lines.push('');
+  lines.push(`Mutation score: ${caught}/${total} fault personas caught (${Math.floor(ratio * 1000) / 10}%).`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const at = argv.indexOf('--only');
+  const only = at >= 0 ? new Set((argv[at + 1] ?? '').split(',').filter(Boolean)) : undefined;
+  const personas = allPersonas().filter((p) => !only || only.has(p.name));
+  const result = await selfCheck(personas, (run) => {
+    process.stderr.write(`  ${run.name}${run.declared ? ' (declared)' : ''}: ${run.durationMs} ms\n`);
+  });
+  process.stdout.write(formatTable(result));
+  const found = problems(result);
+  for (const line of found) process.stdout.write(`PROBLEM ${line}\n`);
+  return found.length === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  }, (error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 70;
+  });
+}
