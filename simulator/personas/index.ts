@@ -4,6 +4,7 @@ import { allOrNothingBatch } from './faults/all-or-nothing-batch.js';
 import { anyTokenAccepted } from './faults/any-token-accepted.js';
 import { attributeValueOptional } from './faults/attribute-value-optional.js';
 import { authRefusedWith400 } from './faults/auth-refused-with-400.js';
+import { basicCredentialsAccepted } from './faults/basic-credentials-accepted.js';
 import { batchErrorsWithoutData } from './faults/batch-errors-without-data.js';
 import { batchStoresFirstOnly } from './faults/batch-stores-first-only.js';
 import { countAsString } from './faults/count-as-string.js';
@@ -95,6 +96,7 @@ const FAULTS: readonly Persona[] = [
   anyTokenAccepted,
   attributeValueOptional,
   authRefusedWith400,
+  basicCredentialsAccepted,
   batchErrorsWithoutData,
   batchStoresFirstOnly,
   countAsString,

@@ -213,7 +213,10 @@ describe('simulator personas', () => {
     const expected = async (): Promise<unknown[]> => {
       const t = await startTest({ pageSize: 1000 });
       try {
-        return await walk(t);
+        const all = await walk(t);
+        // Enough for several 4-record pages, or the walks below would prove nothing.
+        expect(all.length).to.be.greaterThan(8);
+        return all;
       } finally {
         await t.close();
       }

@@ -25,6 +25,8 @@ export interface RunOptions {
   suiteFiles?: string[];
   /** A baseline file of known failures. */
   baseline?: string;
+  /** The container image the target was started from (rdx run --image), for the report. */
+  image?: string;
   /** Options for the bundled simulator when the profile has no base URL. */
   simulator?: Record<string, unknown>;
 }
@@ -48,7 +50,7 @@ export interface RunReport {
     durationMs: number;
     seed: number;
     runTag: string;
-    target: { baseUrl: string; embedded: boolean };
+    target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
   };
   summary: Summary;
@@ -166,7 +168,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         durationMs: finishedAt.getTime() - startedAt.getTime(),
         seed: profile.seed,
         runTag,
-        target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator },
+        target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
         options: JSON.parse(secrets.scrub(JSON.stringify({ profile: redactedProfile(profile), filters: options.filters ?? {} }))) as Record<string, unknown>,
       },
       summary: summarise(cases),

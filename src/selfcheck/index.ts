@@ -3,6 +3,7 @@
 // breaks catches is a miss. The share of faults caught is the suite's mutation score.
 //
 //   node dist/src/selfcheck/index.js [--only NAME,NAME]    prints the table; exit 1 when anything is wrong
+//   node dist/src/selfcheck/index.js --personas-markdown   prints the README's list of personas
 import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
 import { defaults, type Profile } from '../config/profile.js';
@@ -39,10 +40,37 @@ export interface PersonaRun {
 
 export interface SelfCheckResult {
   runs: PersonaRun[];
-  faults: { total: number; caught: number; score: number };
+  /** knownMisses: faults of KNOWN_MISSES that ran (counted in total, not in caught). */
+  faults: { total: number; caught: number; score: number; knownMisses: number };
 }
 
 const CLEAN = 'clean';
+
+/**
+ * Faults the suites cannot catch yet, each with the suite or check change that would catch it. The self-check
+ * requires these to stay uncaught (so the list only shrinks, an entry at a time, as the suites grow) and every other
+ * fault to be caught. The score it prints counts them as missed.
+ */
+export const KNOWN_MISSES: Readonly<Record<string, string>> = {
+  'batch-stores-first-only': 'suites/ats/job-offers.yaml job-offers.batch-all-valid: read the three job offers back '
+    + '(listJobOffers, reference: all three) with contains-all and record-matches under WRITE.READ_BACK. Today only '
+    + 'one-item creates are read back, and the missing records show up as FILTER.*/PAGINATION.WALK failures instead.',
+  'get-returns-latest': 'suites/ats/application-steps.yaml application-steps.create-read-replace-patch: create two '
+    + 'steps in the first batch and read back the first by its id, so a GET that ignores {id} shows.',
+  'job-offer-list-stale': 'suites/ats/job-offers.yaml job-offers.create-read-replace-patch: after the replace and '
+    + 'after the patch, also read the offer through listJobOffers (reference filter) with record-matches; endpoint 3 '
+    + 'is only read back after a create today.',
+  'jobboard-offer-patch-not-persisted': 'suites/jobboard/job-offers.yaml jobboard-job-offers.create-patch-delete: '
+    + 'after "patch title", PATCH another field and check that its answer still carries the patched title (with no '
+    + 'GET, the next answer is the only read back).',
+  'next-link-to-nowhere': 'src/checks/lists.ts walk-exactly-once (and src/checks/pages.ts walk-no-repeats): a walk '
+    + 'whose last page is not 2xx did not end; endMarker() reads the error page as "absent", an end.',
+  'reference-prefix-match': 'suites/jobboard/activities.yaml activities.filter-reference and '
+    + 'suites/ats/job-offers.yaml job-offers.filter-reference: give the other record a reference that extends the '
+    + 'filtered one (${ref}-2), so a prefix or LIKE match shows.',
+  'basic-credentials-accepted': 'suites/auth/bearer.yaml auth.wrong-scheme sends "Basic <client id>", never the '
+    + 'client\'s real credentials: send Basic base64(id:secret) (and add that form to the redacted secrets).',
+};
 
 function failedAssertions(cases: CaseResult[], level: ClauseLevel): FailedAssertion[] {
   // Only judged cases count: assertions of a case that ended as skip or error are not in its verdict.
@@ -106,7 +134,8 @@ export function plannedRuns(personas: Persona[] = allPersonas()): { persona: Per
 export function score(runs: PersonaRun[]): SelfCheckResult['faults'] {
   const faults = runs.filter((r) => r.kind === 'fault');
   const caught = faults.filter((r) => r.catching.length > 0).length;
-  return { total: faults.length, caught, score: faults.length === 0 ? 1 : caught / faults.length };
+  const knownMisses = faults.filter((r) => r.name in KNOWN_MISSES).length;
+  return { total: faults.length, caught, score: faults.length === 0 ? 1 : caught / faults.length, knownMisses };
 }
 
 export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (run: PersonaRun) => void): Promise<SelfCheckResult> {
@@ -125,6 +154,10 @@ export function problemsOf(run: PersonaRun): string[] {
   const label = `${run.name}${run.declared ? ' (declared)' : ''}`;
   const errors = run.errors.map((e) => `${label}: case ${e.caseId} errored: ${e.reason}`);
   if (run.kind === 'fault') {
+    const known = KNOWN_MISSES[run.name];
+    if (known !== undefined) {
+      return run.catching.length === 0 ? [] : [`${label}: caught now (by ${run.catching.slice(0, 3).join(', ')}): remove it from KNOWN_MISSES`];
+    }
     return run.catching.length > 0 ? [] : [
       `${label}: not caught: no failed ${run.breaks.map((id) => `${clauseOf(id).level} ${id}`).join(' or ')} assertion` +
       ` (failed instead: ${run.collateral.join(', ') || 'nothing'})`,
@@ -160,15 +193,57 @@ export function formatTable(result: SelfCheckResult): string {
   lines.push('|---|---|---|---|---|');
   for (const r of result.runs.filter((x) => x.kind === 'fault')) {
     const breaks = r.breaks.map((id) => `${id} (${clauseOf(id).level})`).join(', ');
-    lines.push(`| ${r.name} | ${breaks} | ${cell(firstThree(r.catching))} | ${cell(r.collateral.slice(0, 4).join(', ') || '—')}${r.collateral.length > 4 ? ' …' : ''} | ${r.catching.length > 0 ? 'yes' : 'NO'} |`);
+    const verdict = r.catching.length > 0 ? 'yes' : r.name in KNOWN_MISSES ? 'no (known miss)' : 'NO';
+    lines.push(`| ${r.name} | ${breaks} | ${cell(firstThree(r.catching))} | ${cell(r.collateral.slice(0, 4).join(', ') || '—')}${r.collateral.length > 4 ? ' …' : ''} | ${verdict} |`);
   }
-  const { caught, total, score: ratio } = result.faults;
+  const { caught, total, score: ratio, knownMisses } = result.faults;
+  const percent = (n: number): string => `${Math.floor(n * 1000) / 10}%`;
   lines.push('');
-  lines.push(`Mutation score: ${caught}/${total} fault personas caught (${Math.floor(ratio * 1000) / 10}%).`);
+  lines.push(`Mutation score: ${caught}/${total} fault personas caught (${percent(ratio)}).`);
+  if (knownMisses > 0) {
+    lines.push(`Known misses: ${knownMisses}, each awaiting the suite change named in src/selfcheck/index.ts KNOWN_MISSES; ` +
+      `the others: ${caught}/${total - knownMisses} caught (${percent(total === knownMisses ? 1 : caught / (total - knownMisses))}).`);
+    for (const r of result.runs.filter((x) => x.kind === 'fault' && x.name in KNOWN_MISSES && x.catching.length === 0)) {
+      lines.push(`- ${r.name}: ${KNOWN_MISSES[r.name]}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 
+export const PERSONAS_BEGIN = '<!-- personas: generated by `node dist/src/selfcheck/index.js --personas-markdown`; a test keeps it true -->';
+export const PERSONAS_END = '<!-- personas: end -->';
+
+/** The README's list of personas, from their own descriptions (between PERSONAS_BEGIN and PERSONAS_END). */
+export function personasMarkdown(personas: Persona[] = allPersonas()): string {
+  const faults = personas.filter((p) => p.kind === 'fault');
+  const variants = personas.filter((p) => p.kind === 'variant');
+  return [
+    PERSONAS_BEGIN,
+    '<details><summary>' + `${faults.length} fault personas (--fault NAME)` + '</summary>',
+    '',
+    '| Fault | Breaks | What it does |',
+    '|---|---|---|',
+    ...faults.map((p) => `| \`${p.name}\`${p.name in KNOWN_MISSES ? ' †' : ''} | ${(p.breaks ?? []).map((id) => `${id} (${clauseOf(id).level})`).join(', ')} | ${cell(p.description)} |`),
+    '',
+    '† Not caught yet: the suites lack the case that would catch it (the self-check names the change, and fails once it is caught so that the mark comes off).',
+    '',
+    '</details>',
+    '<details><summary>' + `${variants.length} legal variants (--variant NAME)` + '</summary>',
+    '',
+    '| Variant | Open point | What it does |',
+    '|---|---|---|',
+    ...variants.map((p) => `| \`${p.name}\` | ${(p.interprets ?? []).join(', ') || '—'} | ${cell(p.description)} |`),
+    '',
+    '</details>',
+    PERSONAS_END,
+  ].join('\n');
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--personas-markdown')) {
+    process.stdout.write(`${personasMarkdown()}\n`);
+    return 0;
+  }
   const at = argv.indexOf('--only');
   const only = at >= 0 ? new Set((argv[at + 1] ?? '').split(',').filter(Boolean)) : undefined;
   const personas = allPersonas().filter((p) => !only || only.has(p.name));

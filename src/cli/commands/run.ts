@@ -60,6 +60,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     reporter: String(argv['reporter'] ?? 'spec'),
     bail: Boolean(argv['bail']),
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
+    ...(container ? { image: container.image } : {}),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
   const { report, exitCode } = container
