@@ -24,6 +24,15 @@ export interface AdminTarget {
   current(): { seed: number; records: number };
   journal(limit?: number): JournalEntry[];
   expiredToken(): string;
+  /** The dashboard: the page at /__admin/, its JSON under /__admin/api/, run reports under /__admin/reports/. */
+  dashboard?: {
+    handle(req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams): Promise<void>;
+  };
+}
+
+/** Paths below /__admin/ that belong to the dashboard. */
+export function isDashboardPath(name: string): boolean {
+  return name === '' || name.startsWith('api/') || name.startsWith('reports/');
 }
 
 type Answer = { outcome: Outcome; body: JsonObject; headers?: Record<string, string> };
@@ -69,7 +78,8 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
       return fail('unauthorized', `The admin surface needs the admin token in the ${ADMIN_TOKEN_HEADER} header.`);
     }
   }
-  const method = ROUTES[name];
+  // Own members only: __proto__, constructor or toString would otherwise be found on Object.prototype.
+  const method = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (!method) return fail('notFound', `No admin endpoint ${ADMIN_PREFIX}${name}; there are ${Object.keys(ROUTES).join(', ')}.`);
   if (req.method !== method) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${method}.`, { allow: method });
   switch (name) {
@@ -95,6 +105,8 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
 }
 
 export async function handleAdmin(target: AdminTarget, req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams): Promise<void> {
+  const name = rawPath.slice(ADMIN_PREFIX.length);
+  if (target.dashboard && isDashboardPath(name)) return target.dashboard.handle(req, res, name, query);
   let result: Answer;
   try {
     result = await answer(target, req, rawPath.slice(ADMIN_PREFIX.length), query);

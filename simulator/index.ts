@@ -3,12 +3,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { UsageError } from '../src/errors.js';
 import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js';
 import { TokenStore } from './auth.js';
+import { Chaos } from './chaos.js';
+import { Dashboard } from './dashboard/index.js';
 import { errorBody } from './envelope.js';
 import { Journal } from './journal.js';
 import { MAX_RECORDS, integer, resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options.js';
+import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
 import { seedStore, type SeedCounts } from './seed.js';
 import { Pipeline, type PipelineState } from './server.js';
@@ -22,20 +26,27 @@ export type { Journal, JournalEntry } from './journal.js';
 export { allPersonas, personaByName } from './personas/index.js';
 
 export interface Simulator {
-  /** The spec's {base_url}: origin plus the base path. */
+  /** The spec's {base_url}: origin plus the base path (a persona with a base path, switched on, changes it). */
   readonly baseUrl: string;
   /** Where the admin surface answers; undefined when it is off. */
   readonly adminUrl: string | undefined;
+  /** The dashboard page (under the admin surface); undefined when the admin surface is off. */
+  readonly dashboardUrl: string | undefined;
   /** The token the admin surface requires (X-Rdx-Admin-Token); undefined on loopback. */
   readonly adminToken: string | undefined;
+  /** The options in force: replaced as a whole by setPersonas(). */
   readonly options: ResolvedOptions;
   readonly store: Store;
   readonly journal: Journal;
+  /** Latency and chaos: chaos.configure() changes them at runtime. */
+  readonly chaos: Chaos;
+  /** Switches to these personas (none: the plain simulator); requests already under way finish under the old ones. */
+  setPersonas(personas: readonly Persona[]): void;
   /** Records seeded, per resource. */
   readonly seeded: SeedCounts;
   /** Stops listening and ends every connection, keep-alive ones included. */
   close(): Promise<void>;
-  /** Back to the seeded data (the current seed and volume) with an empty journal; tokens stay valid. */
+  /** Back to the seeded data (the current seed and volume) with an empty journal and the chaos sequence from its start; tokens stay valid. */
   reset(): void;
   /** New seed data; also becomes what reset() returns to. */
   reseed(seed: number, records: number): SeedCounts;
@@ -49,6 +60,12 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** The JSON error body written straight to the socket, then closed: for requests that never reach the pipeline. */
+function answerOnSocket(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify(errorBody(message));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 /** A request node:http could not parse never reaches the pipeline; it still gets the JSON error body. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
@@ -56,8 +73,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(errorBody(`The HTTP request could not be read: ${STATUS_CODES[status] ?? 'bad request'}.`));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  answerOnSocket(socket, status, `The HTTP request could not be read: ${STATUS_CODES[status] ?? 'bad request'}.`);
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -70,13 +86,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let seeded = seedStore(store, current.seed, current.records);
   const startedAt = resolved.now();
 
-  const state: PipelineState = { options: resolved, store, tokens, journal, baseUrl: '' };
+  const chaos = new Chaos(resolved.chaos);
+  let dashboard: Dashboard | undefined;
+  const state: PipelineState = { options: resolved, store, tokens, journal, baseUrl: '', chaos, journaled: () => dashboard?.journaled() };
   const pipeline = new Pipeline(state);
+  let origin = '';
   const reseed = (seed: number, records: number): SeedCounts => {
     current = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
     seeded = seedStore(store, current.seed, current.records);
     journal.clear();
+    chaos.rewind();
+    dashboard?.journalCleared();
     return seeded;
+  };
+  const setPersonas = (personas: readonly Persona[]): void => {
+    const next = resolveOptions({ ...options, personas: [...personas] });
+    // What was fixed at start stays: the socket, the admin token, the clock, the journal and the chaos it began with.
+    state.options = {
+      ...next, host: resolved.host, port: resolved.port, admin: resolved.admin, adminToken: resolved.adminToken, now: resolved.now,
+      journalSize: resolved.journalSize, headersTimeoutMs: resolved.headersTimeoutMs, requestTimeoutMs: resolved.requestTimeoutMs,
+      chaos: resolved.chaos, reportDir: resolved.reportDir,
+    };
+    state.baseUrl = `${origin}${state.options.basePath}`;
   };
   const admin: AdminTarget = {
     adminToken: resolved.adminToken,
@@ -89,21 +120,34 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       counts: store.counts(),
       tokens: tokens.size,
       journal: journal.size,
-      personas: resolved.personas.map((p) => p.name),
-      basePath: resolved.basePath,
+      personas: state.options.personas.map((p) => p.name),
+      basePath: state.options.basePath,
     }),
     reset: () => reseed(current.seed, current.records),
     reseed,
     current: () => current,
     journal: (limit) => journal.entries(limit),
-    expiredToken: () => tokens.issueExpired(resolved.clientId),
+    expiredToken: () => tokens.issueExpired(state.options.clientId),
   };
+  if (resolved.admin) {
+    dashboard = new Dashboard({
+      adminToken: resolved.adminToken, maxBodyBytes: resolved.maxBodyBytes, store, journal, chaos,
+      options: () => state.options, baseUrl: () => state.baseUrl, current: () => current,
+      reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken,
+    });
+    admin.dashboard = dashboard;
+  }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    if (resolved.admin && rawPath === ADMIN_PREFIX.slice(0, -1)) {
+      res.writeHead(308, { location: ADMIN_PREFIX, 'content-length': '0' });
+      res.end();
+      return;
+    }
     const work = resolved.admin && rawPath.startsWith(ADMIN_PREFIX)
       ? handleAdmin(admin, req, res, rawPath, query)
       : pipeline.handle(req, res, rawPath, query);
@@ -122,6 +166,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     keepAliveTimeout: 5_000,
   }, listener);
   server.on('clientError', answerClientError);
+  // Left to itself, Node answers an unknown Expect with an empty 417 and drops a CONNECT without a word.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(errorBody(`The expectation ${JSON.stringify(req.headers.expect ?? '')} is not supported; only 100-continue is.`));
+    res.writeHead(417, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+    res.end(body);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerOnSocket(socket, rules().status.methodNotAllowed, 'CONNECT is not supported: this is not a proxy.'));
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error & { code?: string }): void => {
@@ -139,22 +190,30 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : resolved.port;
-  const origin = `http://${urlHost(resolved.host)}:${port}`;
-  state.baseUrl = `${origin}${resolved.basePath}`;
+  origin = `http://${urlHost(resolved.host)}:${port}`;
+  state.baseUrl = `${origin}${state.options.basePath}`;
 
   let closing: Promise<void> | undefined;
   return {
-    baseUrl: state.baseUrl,
+    get baseUrl() {
+      return state.baseUrl;
+    },
     adminUrl: resolved.admin ? `${origin}${ADMIN_PREFIX}` : undefined,
+    dashboardUrl: resolved.admin ? `${origin}${ADMIN_PREFIX}` : undefined,
     adminToken: resolved.adminToken,
-    options: resolved,
+    get options() {
+      return state.options;
+    },
     store,
     journal,
+    chaos,
+    setPersonas,
     get seeded() {
       return seeded;
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
+        dashboard?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { UsageError } from '../src/errors.js';
+import { chaosSettings, type ChaosSettings } from './chaos.js';
 import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
 
@@ -38,6 +39,16 @@ export interface SimulatorOptions {
   /** Time allowed to receive a request's headers, and the whole request (slow clients are cut off). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Added latency: `50` ms, a range `20-80`, or per endpoint `GET /ats/job-offers=50` (see chaos.ts). */
+  latency?: string | readonly string[];
+  /** Share of API requests answered 503 with the error body and Retry-After (0 to 1). */
+  errorRate?: number;
+  /** Share of API requests whose connection is closed without an answer (0 to 1). */
+  dropRate?: number;
+  /** Seed of the chaos decisions; the data seed by default. */
+  chaosSeed?: number;
+  /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */
+  reportDir?: string;
 }
 
 /** What a persona may set: everything but personas and the clock. */
@@ -62,6 +73,8 @@ export interface ResolvedOptions {
   journalSize: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  chaos: ChaosSettings;
+  reportDir: string | undefined;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
@@ -106,10 +119,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
   const r = rules();
   const host = text('host', merged.host ?? '127.0.0.1');
   const admin = merged.admin ?? true;
+  const seed = integer('seed', merged.seed ?? 1, 0, Number.MAX_SAFE_INTEGER);
   return {
     host,
     port: integer('port', merged.port ?? 0, 0, 65_535),
-    seed: integer('seed', merged.seed ?? 1, 0, Number.MAX_SAFE_INTEGER),
+    seed,
     records: integer('records', merged.records ?? 1000, 0, MAX_RECORDS),
     pageSize: integer('pageSize', merged.pageSize ?? r.pageSize, 1, 10_000),
     clientId: text('clientId', merged.clientId ?? DEFAULT_CLIENT_ID),
@@ -126,5 +140,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     journalSize: integer('journalSize', merged.journalSize ?? 500, 0, 100_000),
     headersTimeoutMs: integer('headersTimeoutMs', merged.headersTimeoutMs ?? 10_000, 1, 600_000),
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
+    chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
+    reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
   };
 }

@@ -5,24 +5,37 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { operations, type Operation } from '../src/spec/index.js';
 import { bearerToken, type TokenStore } from './auth.js';
+import { RETRY_AFTER_SECONDS, delay, type Chaos, type ChaosDecision } from './chaos.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
 import { SimError, errorBody } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
 import { bodyJson } from './json.js';
 import { Journal, maskSecrets } from './journal.js';
 import type { ResolvedOptions } from './options.js';
-import type { PersonaHooks } from './personas/types.js';
+import type { Persona, PersonaHooks } from './personas/types.js';
 import { Router } from './router.js';
 import { rules } from './rules.js';
 import type { Store } from './store.js';
 import { checkBody } from './validate.js';
 
 export interface PipelineState {
-  readonly options: ResolvedOptions;
+  /** Replaced as a whole when personas are switched at runtime; a request keeps the options it started with. */
+  options: ResolvedOptions;
   readonly store: Store;
   readonly tokens: TokenStore;
   readonly journal: Journal;
   baseUrl: string;
+  /** Latency and chaos, decided per API request before routing. */
+  readonly chaos?: Chaos;
+  /** Called after each journal entry is added (the dashboard's live journal). */
+  readonly journaled?: () => void;
+}
+
+/** The hooks of the personas a request started under. */
+interface Hooks {
+  readonly list: readonly PersonaHooks[];
+  /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
+  readonly copy: boolean;
 }
 
 /** The request ended before its body did (the client went away); nothing is answered. */
@@ -100,15 +113,23 @@ const READ_ONLY: ReadonlySet<string> = new Set(['get', 'list']);
 
 export class Pipeline {
   private readonly router = new Router(operations());
-  private readonly hooks: readonly PersonaHooks[];
-  /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
-  private readonly copyForHooks: boolean;
+  private hooksFor: readonly Persona[] | undefined;
+  private hooks: Hooks = { list: [], copy: false };
 
   constructor(private readonly state: PipelineState) {
     const missing = operations().filter((op) => !HANDLERS[op.operationId]).map((op) => op.operationId);
     if (missing.length > 0) throw new Error(`rdx simulator: no handler for ${missing.join(', ')}`);
-    this.hooks = state.options.personas.map((p) => p.hooks);
-    this.copyForHooks = this.hooks.some((h) => h.afterHandler || h.serialize);
+  }
+
+  /** The hooks of the current personas, rebuilt only when the persona list is replaced. */
+  private currentHooks(): Hooks {
+    const personas = this.state.options.personas;
+    if (personas !== this.hooksFor) {
+      const list = personas.map((p) => p.hooks);
+      this.hooks = { list, copy: list.some((h) => h.afterHandler || h.serialize) };
+      this.hooksFor = personas;
+    }
+    return this.hooks;
   }
 
   /** The API path of a request path, or undefined when it lies outside the base path. */
@@ -121,7 +142,38 @@ export class Pipeline {
   handle(req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams): void | Promise<void> {
     const started = performance.now();
     const arrivedAt = this.state.options.now();
+    const decision = this.state.chaos?.decide(req.method ?? 'GET', this.apiPath(rawPath) ?? rawPath);
+    if (decision) return this.handleChaos(decision, req, res, rawPath, query, started, arrivedAt);
+    return this.answer(req, res, rawPath, query, started, arrivedAt);
+  }
+
+  /** Waits out the added latency, then drops the connection, answers 503, or goes on as usual. */
+  private async handleChaos(
+    decision: ChaosDecision, req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams,
+    started: number, arrivedAt: number,
+  ): Promise<void> {
+    await delay(decision.delayMs, res);
+    if (res.destroyed) return;
+    if (decision.fault === 'none') return this.answer(req, res, rawPath, query, started, arrivedAt);
+    let body: string | undefined;
+    if (decision.fault === 'drop') req.socket.destroy();
+    else {
+      body = JSON.stringify(errorBody(`The service is unavailable for a moment (simulated: --error-rate); retry after ${RETRY_AFTER_SECONDS} s.`));
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS), 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    }
+    // Status 0: no answer was sent.
+    this.state.journal.add({
+      arrivedAt, method: req.method ?? 'GET', url: req.url ?? '', operationId: null, status: body === undefined ? 0 : 503,
+      latencyMs: Math.round((performance.now() - started) * 100) / 100, clientId: null, rawHeaders: req.rawHeaders,
+      requestBody: undefined, responseBody: body,
+    }, false);
+    this.state.journaled?.();
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams, started: number, arrivedAt: number): void | Promise<void> {
     const path = this.apiPath(rawPath);
+    const hooks = this.currentHooks();
     let undo: (() => void) | undefined;
     const ctx: RequestContext = {
       req, res, method: req.method ?? 'GET', rawPath, path: path ?? rawPath, query, headers: req.headers,
@@ -137,7 +189,7 @@ export class Pipeline {
       ctx.rollback();
       return this.failure(ctx, error);
     };
-    if (this.hooks.length > 0) return this.handleWithHooks(ctx, path, setUndo, fail, started, arrivedAt);
+    if (hooks.list.length > 0) return this.handleWithHooks(ctx, hooks, path, setUndo, fail, started, arrivedAt);
     // Without personas nothing is awaited unless a body has to be read: a GET is answered in the same tick.
     let produced: SimResponse | Promise<SimResponse>;
     try {
@@ -158,19 +210,19 @@ export class Pipeline {
   }
 
   private async handleWithHooks(
-    ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void,
+    ctx: RequestContext, hooks: Hooks, path: string | undefined, setUndo: (undo: () => void) => void,
     fail: (error: unknown) => SimResponse, started: number, arrivedAt: number,
   ): Promise<void> {
     let response: SimResponse;
     try {
-      response = await this.produceWithHooks(ctx, path, setUndo);
+      response = await this.produceWithHooks(ctx, hooks.list, path, setUndo);
     } catch (error) {
       if (error instanceof ClientGone) return;
       response = fail(error);
     }
     let raw: RawResponse | 'sent';
     try {
-      raw = await this.serializeWithHooks(ctx, await this.after(ctx, response));
+      raw = await this.serializeWithHooks(ctx, hooks.list, await this.after(ctx, hooks, response));
     } catch (error) {
       raw = this.serialize(fail(error));
     }
@@ -184,13 +236,13 @@ export class Pipeline {
     ctx.stage = 'authenticate';
     if (op.kind !== 'token') this.admit(ctx, this.verdict(ctx));
     ctx.stage = 'body';
-    if (op.requestSchema) return this.readRequestBody(ctx, op).then(() => this.runHandler(ctx, op, setUndo));
+    if (op.requestSchema) return this.readRequestBody(ctx, op, []).then(() => this.runHandler(ctx, op, setUndo));
     return this.runHandler(ctx, op, setUndo);
   }
 
   /** The same stages as produce(), with the personas' hooks between them. */
-  private async produceWithHooks(ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void): Promise<SimResponse> {
-    for (const hooks of this.hooks) {
+  private async produceWithHooks(ctx: RequestContext, list: readonly PersonaHooks[], path: string | undefined, setUndo: (undo: () => void) => void): Promise<SimResponse> {
+    for (const hooks of list) {
       const early = await hooks.onRequest?.(ctx);
       if (early) return early;
     }
@@ -199,12 +251,12 @@ export class Pipeline {
     ctx.stage = 'authenticate';
     if (op.kind !== 'token') {
       let verdict = this.verdict(ctx);
-      for (const hooks of this.hooks) if (hooks.authenticate) verdict = await hooks.authenticate(ctx, verdict);
+      for (const hooks of list) if (hooks.authenticate) verdict = await hooks.authenticate(ctx, verdict);
       this.admit(ctx, verdict);
     }
     ctx.stage = 'body';
-    if (op.requestSchema) await this.readRequestBody(ctx, op);
-    for (const hooks of this.hooks) {
+    if (op.requestSchema) await this.readRequestBody(ctx, op, list);
+    for (const hooks of list) {
       const early = await hooks.beforeHandler?.(ctx);
       if (early) return early;
     }
@@ -257,7 +309,7 @@ export class Pipeline {
     ctx.clientId = verdict.clientId;
   }
 
-  private async readRequestBody(ctx: RequestContext, op: Operation): Promise<void> {
+  private async readRequestBody(ctx: RequestContext, op: Operation, list: readonly PersonaHooks[]): Promise<void> {
     const isToken = op.kind === 'token';
     if (!hasBody(ctx.req)) {
       throw new SimError('validation', isToken
@@ -286,7 +338,7 @@ export class Pipeline {
     }
     ctx.body = parsed;
     // A persona may stand in for a lenient server that rewrites a body before it is checked (hook beforeValidation).
-    for (const hooks of this.hooks) await hooks.beforeValidation?.(ctx);
+    for (const hooks of list) await hooks.beforeValidation?.(ctx);
     parsed = ctx.body;
     if (isToken) return;
     if (op.requestIsArray) {
@@ -298,9 +350,9 @@ export class Pipeline {
     ctx.body = checked.value;
   }
 
-  private async after(ctx: RequestContext, response: SimResponse): Promise<SimResponse> {
-    let current = this.copyForHooks ? { ...response, headers: { ...response.headers }, body: structuredClone(response.body) } : response;
-    for (const hooks of this.hooks) {
+  private async after(ctx: RequestContext, active: Hooks, response: SimResponse): Promise<SimResponse> {
+    let current = active.copy ? { ...response, headers: { ...response.headers }, body: structuredClone(response.body) } : response;
+    for (const hooks of active.list) {
       const replaced = await hooks.afterHandler?.(ctx, current);
       if (replaced) current = replaced;
     }
@@ -329,8 +381,8 @@ export class Pipeline {
     }
   }
 
-  private async serializeWithHooks(ctx: RequestContext, response: SimResponse): Promise<RawResponse | 'sent'> {
-    for (const hooks of this.hooks) {
+  private async serializeWithHooks(ctx: RequestContext, list: readonly PersonaHooks[], response: SimResponse): Promise<RawResponse | 'sent'> {
+    for (const hooks of list) {
       const raw = await hooks.serialize?.(ctx, response);
       if (raw) return raw;
     }
@@ -356,5 +408,6 @@ export class Pipeline {
       requestBody: ctx.rawBody,
       responseBody: raw === 'sent' ? undefined : raw.body,
     }, ctx.operation?.kind === 'token');
+    this.state.journaled?.();
   }
 }

@@ -112,9 +112,9 @@ describe('rdx run --image on a real engine', function () {
     const id = containerId(r.stderr);
     expect(r.stderr).to.include(`ready at http://127.0.0.1:${port}`).and.include(`Container: ${id} removed`);
     const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as {
-      run: { target: { baseUrl: string; embedded: boolean } }; summary: { total: number; mustFailures: number; errors: number };
+      run: { target: { baseUrl: string; embedded: boolean; image?: string } }; summary: { total: number; mustFailures: number; errors: number };
     };
-    expect(report.run.target).to.deep.equal({ baseUrl: `http://127.0.0.1:${port}`, embedded: false });
+    expect(report.run.target).to.deep.equal({ baseUrl: `http://127.0.0.1:${port}`, embedded: false, image: IMAGE });
     expect(report.summary.total).to.be.above(5);
     expect(report.summary.mustFailures).to.equal(0);
     expect(report.summary.errors).to.equal(0);

@@ -153,7 +153,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const o = applyBaseline([r], baseline);
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
-    });
+    }, (text) => secrets.scrub(text));
 
     const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
     const finishedAt = new Date();
@@ -243,7 +243,8 @@ function implementationProfile(cases: CaseResult[], profile: Profile): Interpret
 }
 
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
-async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void): Promise<void> {
+async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,
+  scrub: (text: string) => string): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as string, bail: !!options.bail, timeout: 0 });
   const suites = new Map<string, Mocha.Suite>();
@@ -254,7 +255,18 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       suites.set(c.file, suite);
     }
     suite.addTest(new Mocha.Test(`[${c.level}] ${c.id}: ${c.title}`, async function (this: Mocha.Context) {
-      const r = await runner.runCase(c);
+      let r: CaseResult;
+      try {
+        r = await runner.runCase(c);
+      } catch (error) {
+        // A case the harness itself failed on is an error in the report: left out, the run could read conformant.
+        r = {
+          id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+          file: `${c.file}:${c.line}`, verdict: 'error', reason: scrub(`harness error: ${(error as Error).message}`),
+          assertions: [], observations: [], exchanges: [], durationMs: 0,
+        };
+        runner.results.set(c.id, r);
+      }
       judged(r);
       const test = this.test;
       if (r.baseline) {

@@ -36,9 +36,22 @@ class Stop extends Error {
 
 const DEFAULT_MAX_PAGES = 1000;
 
+/**
+ * Memory bounds against a target that answers huge bodies (each is already capped by maxResponseBytes): a walk
+ * stops, as an error, once its pages pass WALK_BYTES; and the report keeps a body whole only while the run has
+ * kept under KEPT_BYTES of bodies in all and the body is under KEPT_ONE, else its first KEPT_CUT characters.
+ * A full run against the simulator keeps well under 1 MiB, so none of this touches a normal report.
+ */
+const WALK_BYTES = 64 * 1024 * 1024;
+const KEPT_BYTES = 32 * 1024 * 1024;
+const KEPT_ONE = 1024 * 1024;
+const KEPT_CUT = 64 * 1024;
+
 export class Runner {
   readonly results = new Map<string, CaseResult>();
   readonly ledger: ResidueEntry[] = [];
+  /** Characters of response bodies kept whole so far (KEPT_BYTES). */
+  private kept = 0;
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -72,7 +85,8 @@ export class Runner {
         if (process.env['RDX_DEBUG']) process.stderr.write(`${(error as Error).stack}\n`);
       }
     }
-    result.exchanges = result.exchanges.map((e) => this.deps.secrets.redact(e));
+    // Cut after redaction, never before: a cut could leave part of a secret that redaction no longer recognises.
+    result.exchanges = result.exchanges.map((e) => this.keep(this.deps.secrets.redact(e)));
     if (result.reason) result.reason = this.deps.secrets.scrub(result.reason);
     result.assertions = result.assertions.map((a) => ({ ...a, message: this.deps.secrets.scrub(a.message) }));
     result.durationMs = Math.round(performance.now() - started);
@@ -332,12 +346,28 @@ export class Runner {
     return ex;
   }
 
-  /** Follows meta.next_link from the first page to its end, bounded in pages and guarded against loops. */
+  /** The exchange as the report keeps it: its body whole within the run's budget, else cut (see KEPT_BYTES). */
+  private keep(ex: Exchange): Exchange {
+    const res = ex.response;
+    if (!res) return ex;
+    const size = res.body.length;
+    if (size <= KEPT_ONE && this.kept + size <= KEPT_BYTES) {
+      this.kept += size;
+      return ex;
+    }
+    if (size <= KEPT_CUT) return ex;
+    const { json: _json, ...rest } = res;
+    const note = `the report keeps the first ${KEPT_CUT} of ${size} characters of this body`;
+    return { ...ex, response: { ...rest, body: res.body.slice(0, KEPT_CUT), bodyProblem: res.bodyProblem ? `${res.bodyProblem}; ${note}` : note } };
+  }
+
+  /** Follows meta.next_link from the first page to its end, bounded in pages and bytes and guarded against loops. */
   private async walk(step: StepDef, first: Exchange, result: CaseResult): Promise<Exchange[]> {
     const pages: Exchange[] = [];
     const seen = new Set<string>([first.request.url]);
     const max = step.paginate?.maxPages ?? DEFAULT_MAX_PAGES;
     let current = first;
+    let bytes = first.response?.body.length ?? 0;
     while (pages.length + 1 < max) {
       if (endMarker(current) !== undefined) break;
       const link = readPath(current.response?.json, 'meta.next_link');
@@ -352,6 +382,10 @@ export class Runner {
       seen.add(next);
       current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
       pages.push(current);
+      bytes += current.response?.body.length ?? 0;
+      if (bytes > WALK_BYTES) {
+        throw new Stop('error', `step "${step.name}": ${pages.length + 1} pages hold more than ${WALK_BYTES / 2 ** 20} MiB and meta.next_link still points on; the walk was stopped there`);
+      }
       if (current.transportError || (current.response?.status ?? 0) >= 300) break;
     }
     return pages;

@@ -117,8 +117,32 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
   return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
+/**
+ * Deeper JSON is a body problem, not a value: everything downstream (checks, redaction, the report's own
+ * JSON.stringify) walks values recursively and would overflow the stack on a hostile 100,000-level body.
+ */
+export const MAX_JSON_DEPTH = 1_000;
+
+/** Whether the JSON text nests arrays and objects deeper than `limit`, strings skipped; one linear scan. */
+function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 function parseJson(text: string): { json: unknown } | { problem?: string } {
   if (text.length === 0) return { problem: 'the body is empty' };
+  if (nestsDeeper(text, MAX_JSON_DEPTH)) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
   try {
     return { json: JSON.parse(text) };
   } catch (error) {

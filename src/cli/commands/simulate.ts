@@ -26,8 +26,14 @@ export function builder(y: Argv): Argv {
     .option('variant', { type: 'string', describe: `Read an open point another legal way (${names('variant')})` })
     .option('admin', { type: 'boolean', default: true, describe: 'Serve /__admin/ (health, reset, reseed, journal); --no-admin turns it off' })
     .option('admin-token', { type: 'string', describe: 'Token the admin surface requires off loopback (generated when not given)' })
+    .option('latency', { type: 'string', array: true, requiresArg: true, describe: 'Added latency in ms: 50, a range 20-80, or per endpoint "GET /ats/job-offers=50" (repeatable)' })
+    .option('error-rate', { type: 'number', describe: 'Share of API requests answered 503 with the error body and Retry-After (0.05 is 5%)' })
+    .option('drop-rate', { type: 'number', describe: 'Share of API requests whose connection is closed without an answer' })
+    .option('chaos-seed', { type: 'number', describe: 'Seed of the latency and chaos decisions (default: --seed)' })
+    .option('report-dir', { type: 'string', describe: 'Where conformance runs started from the dashboard write reports (default: a temporary directory)' })
     .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
-    .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port');
+    .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port')
+    .example('rdx simulate --latency 20-80 --error-rate 0.05', 'A slow, flaky server for exercising a client\'s timeouts and retries');
 }
 
 function persona(kind: Persona['kind'], name: unknown): Persona | undefined {
@@ -69,6 +75,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const clientSecret = flagSecret ?? process.env[ENV_SECRET];
   const { startSimulator } = await import('../../../simulator/index.js');
   const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
+  const { describeChaos } = await import('../../../simulator/chaos.js');
   const sim = await startSimulator({
     host: String(argv['host']),
     port: numberOption(argv, 'port', '--port'),
@@ -80,6 +87,11 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     basePath: argv['basePath'] as string | undefined,
     admin: argv['admin'] !== false,
     adminToken: argv['adminToken'] as string | undefined,
+    latency: (argv['latency'] as (string | number)[] | undefined)?.map(String),
+    errorRate: numberOption(argv, 'errorRate', '--error-rate'),
+    dropRate: numberOption(argv, 'dropRate', '--drop-rate'),
+    chaosSeed: numberOption(argv, 'chaosSeed', '--chaos-seed'),
+    reportDir: argv['reportDir'] as string | undefined,
     clientId,
     clientSecret,
     personas,
@@ -104,6 +116,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     sim.adminUrl
       ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${sim.adminToken}` : ''}`
       : '  admin:         off',
+    ...(sim.dashboardUrl ? [`  dashboard:     ${sim.dashboardUrl}${sim.adminToken ? ' (sign in with the admin token)' : ''}`] : []),
+    ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),
     'Press Ctrl-C to stop.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,170 @@
+// "Run conformance" on the dashboard: the harness in this process, against this simulator as it is configured now
+// (its base URL, its client, its personas and chaos), one run at a time. Reports are written as `rdx run` writes
+// them, under the report directory (a temporary one by default), and served from /__admin/reports/<run-id>/.
+// The harness is imported only when a run starts, so a simulator that is never asked to run stays light.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ResolvedOptions } from '../options.js';
+
+export interface RunCounts {
+  total: number;
+  byVerdict: Record<string, number>;
+  byLevel: Record<string, Record<string, number>>;
+  mustFailures: number;
+  errors: number;
+}
+
+export interface RunView {
+  /** 1, 2, … in this simulator's life. */
+  n: number;
+  state: 'running' | 'done' | 'failed';
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  /** Personas and chaos the run started under. */
+  personas: string[];
+  chaos: boolean;
+  /** Clauses the active fault personas break on purpose: the ones a run should catch. */
+  breaks: string[];
+  conformant?: boolean;
+  counts?: RunCounts;
+  /** The clauses of failed MUST assertions, by the number of cases that failed them, most first (at most 6). */
+  failedClauses?: { clause: string; cases: number }[];
+  /** The report's run id, and where the dashboard serves its report.html. */
+  reportId?: string;
+  reportPath?: string;
+  /** Why a run could not be judged (the target could not be reached, no token, …), secrets removed. */
+  error?: string;
+}
+
+export interface RunHost {
+  options(): ResolvedOptions;
+  baseUrl(): string;
+  seed(): number;
+  expiredToken(): string;
+  /** Whether latency or chaos is on. */
+  chaos(): boolean;
+  /** Told whenever a run starts or ends. */
+  changed(run: RunView): void;
+}
+
+/** Runs listed at most (the newest); their report files stay on disk. */
+const KEPT = 20;
+const REPORT_ID = /^[0-9A-Za-z-]{1,80}$/;
+
+export class Runs {
+  private readonly runs: RunView[] = [];
+  private readonly reports = new Map<string, string>();
+  private running: Promise<void> | undefined;
+  private tempDir: string | undefined;
+  private closed = false;
+
+  constructor(private readonly host: RunHost, private readonly reportDir: string | undefined) {}
+
+  list(): RunView[] {
+    return [...this.runs].reverse();
+  }
+
+  latest(): RunView | undefined {
+    return this.runs[this.runs.length - 1];
+  }
+
+  /** The report.html of a run this dashboard made, or undefined. */
+  reportFile(reportId: string): string | undefined {
+    if (!REPORT_ID.test(reportId)) return undefined;
+    const dir = this.reports.get(reportId);
+    const file = dir ? join(dir, 'report.html') : undefined;
+    return file && existsSync(file) ? file : undefined;
+  }
+
+  /** Starts a run; 'busy' while one is running. */
+  start(): RunView | 'busy' {
+    if (this.running || this.closed) return 'busy';
+    const options = this.host.options();
+    const run: RunView = {
+      n: (this.runs[this.runs.length - 1]?.n ?? 0) + 1,
+      state: 'running',
+      startedAt: new Date().toISOString(),
+      personas: options.personas.map((p) => p.name),
+      breaks: [...new Set(options.personas.filter((p) => p.kind === 'fault').flatMap((p) => p.breaks ?? []))],
+      chaos: this.host.chaos(),
+    };
+    this.runs.push(run);
+    if (this.runs.length > KEPT) this.runs.shift();
+    this.running = this.execute(run, options).finally(() => {
+      this.running = undefined;
+      if (!this.closed) this.host.changed(run);
+    });
+    this.host.changed(run);
+    return run;
+  }
+
+  /** Settles when the current run (if any) has ended; for tests and for an orderly shutdown. */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+
+  private root(): string {
+    if (this.reportDir !== undefined) return resolve(this.reportDir);
+    this.tempDir ??= mkdtempSync(join(tmpdir(), 'rdx-dashboard-'));
+    return this.tempDir;
+  }
+
+  private async execute(run: RunView, options: ResolvedOptions): Promise<void> {
+    const started = Date.now();
+    const hide = (text: string): string => [options.clientSecret, options.adminToken]
+      .filter((s): s is string => typeof s === 'string' && s.length > 0)
+      .reduce((t, secret) => t.split(secret).join('***'), text);
+    try {
+      const [{ runConformance }, { defaults }, { writeReports }] = await Promise.all([
+        import('../../src/engine/run.js'), import('../../src/config/profile.js'), import('../../src/reporters/files.js'),
+      ]);
+      // What a vendor behaving like the active variants would declare, so their readings are compared, not guessed.
+      const declared = Object.assign({}, ...options.personas.filter((p) => p.kind === 'variant').map((p) => p.declared ?? {})) as Record<string, unknown>;
+      const { report } = await runConformance({
+        profile: {
+          ...defaults(),
+          baseUrl: this.host.baseUrl(),
+          clientId: options.clientId,
+          clientSecret: options.clientSecret,
+          seed: this.host.seed(),
+          declared,
+          fixtures: { expiredToken: this.host.expiredToken() },
+        },
+        reporter: 'none',
+      });
+      const s = report.summary;
+      const byClause = new Map<string, number>();
+      for (const c of report.cases) {
+        if (c.verdict !== 'fail' || c.baseline) continue;
+        const clauses = new Set(c.assertions.filter((a) => !a.passed && a.level === 'MUST').map((a) => a.clause));
+        for (const clause of clauses) byClause.set(clause, (byClause.get(clause) ?? 0) + 1);
+      }
+      Object.assign(run, {
+        failedClauses: [...byClause].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([clause, cases]) => ({ clause, cases })),
+        state: 'done',
+        conformant: s.conformant,
+        counts: { total: s.total, byVerdict: s.byVerdict, byLevel: s.byLevel, mustFailures: s.mustFailures, errors: s.errors },
+        reportId: report.run.id,
+      });
+      if (!this.closed && REPORT_ID.test(report.run.id)) {
+        const written = writeReports(report, this.root());
+        this.reports.set(report.run.id, written.dir);
+        run.reportPath = `reports/${report.run.id}/report.html`;
+      }
+    } catch (error) {
+      run.state = 'failed';
+      run.error = hide(error instanceof Error ? error.message : String(error));
+    } finally {
+      run.finishedAt = new Date().toISOString();
+      run.durationMs = Date.now() - started;
+    }
+  }
+
+  /** No run starts after this; a temporary report directory is removed (a given one is left alone). */
+  close(): void {
+    this.closed = true;
+    if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,181 @@
+// A catalogue of misbehaving targets, each wrong in one way, for running the harness against the worst a
+// half-built server can do. Each listens on 127.0.0.1 only, counts what it sent, and closes every socket it
+// holds (endless and dripping answers included) when closed. Unless the kind is about the token endpoint, the
+// token endpoint works, so the harness gets past authentication and meets the misbehaviour in its cases.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type HostileKind =
+  | 'garbage' | 'not-http' | 'endless-body' | 'slow-drip' | 'reset-mid-response' | 'short-content-length'
+  | 'long-content-length' | 'redirect-loop' | 'huge-json' | 'endless-pages' | 'deep-json' | 'token-hangs'
+  | 'token-garbage' | 'html-everywhere' | 'html-api';
+
+export interface HostileEntry {
+  kind: HostileKind;
+  description: string;
+  /** How the harness must end: with verdicts (the token works), or unreachable (exit 3) when it does not. */
+  expect: 'verdicts' | 'unreachable';
+}
+
+export const CATALOGUE: readonly HostileEntry[] = [
+  { kind: 'garbage', description: '200 application/json with 4 KiB of random bytes (invalid UTF-8 included)', expect: 'verdicts' },
+  { kind: 'not-http', description: 'random bytes on the socket, no status line, then close', expect: 'verdicts' },
+  { kind: 'endless-body', description: '200 application/json and a body that never ends', expect: 'verdicts' },
+  { kind: 'slow-drip', description: 'headers at once, then one byte of body every 200 ms, forever', expect: 'verdicts' },
+  { kind: 'reset-mid-response', description: 'headers and half a body, then a TCP reset', expect: 'verdicts' },
+  { kind: 'short-content-length', description: 'Content-Length 4096, 30 bytes sent, then close', expect: 'verdicts' },
+  { kind: 'long-content-length', description: 'Content-Length 10 on a 60-byte JSON body (the rest spills into the connection)', expect: 'verdicts' },
+  { kind: 'redirect-loop', description: '307 to the same URL, every time', expect: 'verdicts' },
+  { kind: 'huge-json', description: 'a valid 10 MiB JSON list page for every request', expect: 'verdicts' },
+  { kind: 'endless-pages', description: '1 MiB list pages whose next_link always points to a new page', expect: 'verdicts' },
+  { kind: 'deep-json', description: 'valid JSON nested 100,000 levels deep', expect: 'verdicts' },
+  { kind: 'token-hangs', description: 'the token endpoint accepts the connection and never answers', expect: 'unreachable' },
+  { kind: 'token-garbage', description: 'the token endpoint answers 200 with random bytes', expect: 'unreachable' },
+  { kind: 'html-everywhere', description: 'an HTML error page for every request, the token endpoint included', expect: 'unreachable' },
+  { kind: 'html-api', description: 'the token works; every other answer is an HTML 200 page', expect: 'verdicts' },
+];
+
+export interface HostileServer {
+  readonly url: string;
+  readonly kind: HostileKind;
+  /** Requests received and body bytes written, to show the harness stopped reading. */
+  readonly stats: { requests: number; bytesWritten: number };
+  close(): Promise<void>;
+}
+
+const TOKEN_PATH = '/oauth2/token';
+const HTML = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><hr>nginx</body></html>';
+
+/** A list page of `bytes` of valid JSON, its records shaped like job offers. */
+function bigPage(bytes: number, nextLink: string | null): Buffer {
+  const record = JSON.stringify({ publication_at: '2026-03-01T09:00:00Z', title: 'Nurse', reference: 'JO-2026-000001', description: 'x'.repeat(900) });
+  const count = Math.max(1, Math.floor(bytes / (record.length + 1)));
+  return Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(record).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
+}
+
+/** `{"message":"deep","data":[[[…]]]}`, nested `depth` levels. */
+function deepJson(depth: number): Buffer {
+  return Buffer.from(`{"message":"deep","data":${'['.repeat(depth)}${']'.repeat(depth)},"meta":{"next_link":null}}`);
+}
+
+export async function startHostile(kind: HostileKind): Promise<HostileServer> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const stats = { requests: 0, bytesWritten: 0 };
+  const token = `hostile-${randomBytes(16).toString('hex')}`;
+  const huge = kind === 'huge-json' ? bigPage(10 * 1024 * 1024, null) : undefined;
+  const deep = kind === 'deep-json' ? deepJson(100_000) : undefined;
+  let origin = '';
+
+  const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void => {
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    stats.bytesWritten += bytes.length;
+    res.writeHead(status, { 'content-length': String(bytes.length), ...headers }).end(bytes);
+  };
+
+  const misbehave = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    switch (kind) {
+      case 'garbage':
+      case 'token-garbage':
+        return send(res, 200, { 'content-type': 'application/json' }, randomBytes(4096));
+      case 'not-http': {
+        const junk = randomBytes(512);
+        stats.bytesWritten += junk.length;
+        socket.end(junk);
+        return;
+      }
+      case 'endless-body': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"message":"ok","data":[');
+        const chunk = Buffer.from('0,'.repeat(32 * 1024));
+        const pump = (): void => {
+          while (!res.destroyed && res.write(chunk)) stats.bytesWritten += chunk.length;
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      case 'slow-drip': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => {
+          if (res.destroyed) {
+            clearInterval(timer);
+            timers.delete(timer);
+            return;
+          }
+          stats.bytesWritten += 1;
+          res.write(' ');
+        }, 200);
+        timers.add(timer);
+        return;
+      }
+      case 'reset-mid-response': {
+        const body = '{"message":"ok","data":[{"title":"half';
+        stats.bytesWritten += body.length;
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n${body}`, () => socket.resetAndDestroy());
+        return;
+      }
+      case 'short-content-length':
+        stats.bytesWritten += 30;
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4096\r\n\r\n{"message":"ok","data":[],"me`);
+        return;
+      case 'long-content-length': {
+        const body = '{"message":"ok","data":[],"meta":{"next_link":null},"pad":"x"}';
+        stats.bytesWritten += body.length;
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n${body}`);
+        return;
+      }
+      case 'redirect-loop':
+        return send(res, 307, { location: `${origin}${req.url ?? '/'}`, 'content-type': 'text/html' }, HTML);
+      case 'huge-json':
+        return send(res, 200, { 'content-type': 'application/json' }, huge as Buffer);
+      case 'endless-pages': {
+        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        return send(res, 200, { 'content-type': 'application/json' }, bigPage(1024 * 1024, `${origin}${path}?page=${page + 1}`));
+      }
+      case 'deep-json':
+        return send(res, 200, { 'content-type': 'application/json' }, deep as Buffer);
+      case 'token-hangs':
+        return send(res, 200, { 'content-type': 'application/json' }, '{"message":"never reached"}');
+      case 'html-everywhere':
+        return send(res, 502, { 'content-type': 'text/html' }, HTML);
+      case 'html-api':
+        return send(res, 200, { 'content-type': 'text/html; charset=utf-8' }, HTML);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    stats.requests += 1;
+    // The body is drained and ignored, so a request is never left half-read.
+    req.resume();
+    const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
+    if (isToken && kind === 'token-hangs') return;
+    if (isToken && kind !== 'token-garbage' && kind !== 'html-everywhere') {
+      send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600 }));
+      return;
+    }
+    misbehave(req, res);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    // A client that resets mid-answer must not become an unhandled error here.
+    socket.on('error', () => undefined);
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    kind,
+    stats,
+    close: async () => {
+      for (const timer of timers) clearInterval(timer);
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
