@@ -17,6 +17,14 @@ describe('simulator: admin surface', () => {
     await t.close();
   });
 
+  it('refuses a DNS-rebinding host and a cross-site origin, so a web page cannot reset the demo or read the journal', async () => {
+    const rebound = await admin.send('GET', '/journal', { headers: { host: 'evil.example:80' } });
+    expect(rebound.status).to.equal(401);
+    const crossSite = await admin.send('POST', '/reset', { headers: { origin: 'https://evil.example' } });
+    expect(crossSite.status).to.equal(401);
+    expect((await admin.send('POST', '/reset')).status, 'a plain loopback client still may').to.equal(200);
+  });
+
   it('reports health with the seed and record counts', async () => {
     const res = await admin.get('/health');
     expect(res.status).to.equal(200);

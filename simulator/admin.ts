@@ -11,6 +11,7 @@ import { MAX_RECORDS } from './options.js';
 import { rules, type Outcome } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { readBody } from './server.js';
+import { LOOPBACK_HOST, sameOrigin } from './dashboard/index.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
@@ -72,6 +73,12 @@ async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer
 }
 
 async function answer(target: AdminTarget, req: IncomingMessage, name: string, query: URLSearchParams): Promise<Answer> {
+  // Without a token (loopback only) a web page must still not reach in: a DNS-rebinding page names a foreign host,
+  // and a cross-site form post names a foreign origin. Both are refused, as on the dashboard.
+  if (target.adminToken === undefined && name !== 'health' && Object.hasOwn(ROUTES, name) &&
+      (!LOOPBACK_HOST.test(req.headers.host ?? '') || !sameOrigin(req))) {
+    return fail('unauthorized', 'The admin surface answers only requests addressed to a loopback name from this origin.');
+  }
   if (target.adminToken !== undefined && name !== 'health') {
     const given = req.headers[ADMIN_TOKEN_HEADER];
     if (typeof given !== 'string' || !secretsEqual(target.adminToken, given)) {

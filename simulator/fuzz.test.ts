@@ -167,7 +167,7 @@ describe('simulator: regressions found by fuzzing', () => {
   });
   after(() => sim.close());
 
-  const send = (text: string): Promise<RawOutcome> => rawExchange({ head: Buffer.from(text, 'latin1') }, { host: '127.0.0.1', port, timeoutMs: 3_000 });
+  const send = (text: string): Promise<RawOutcome> => rawExchange({ head: Buffer.from(text.replace("host: x", `host: 127.0.0.1:${port}`), "latin1") }, { host: "127.0.0.1", port, timeoutMs: 3_000 });
 
   it('answers an unsupported Expect header with a JSON 417, not an empty body', async () => {
     const outcome = await send('GET /ats/job-offers HTTP/1.1\r\nhost: x\r\nexpect: teapot\r\nconnection: close\r\n\r\n');

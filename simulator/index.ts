@@ -143,11 +143,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-    if (resolved.admin && rawPath === ADMIN_PREFIX.slice(0, -1)) {
-      res.writeHead(308, { location: ADMIN_PREFIX, 'content-length': '0' });
-      res.end();
-      return;
-    }
     const work = resolved.admin && rawPath.startsWith(ADMIN_PREFIX)
       ? handleAdmin(admin, req, res, rawPath, query)
       : pipeline.handle(req, res, rawPath, query);
@@ -163,6 +158,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const server = createServer({
     headersTimeout: resolved.headersTimeoutMs,
     requestTimeout: resolved.requestTimeoutMs,
+    // Node enforces both limits only when it checks, every 30 s by default: a slow client would outlive them.
+    connectionsCheckingInterval: Math.min(1_000, resolved.headersTimeoutMs),
     keepAliveTimeout: 5_000,
   }, listener);
   server.on('clientError', answerClientError);

@@ -129,7 +129,7 @@ export class EventHub {
     this.flushTimer = undefined;
     const fresh = this.total - this.sent;
     if (fresh <= 0) return;
-    const entries = this.summaries(this.total, this.limits.batchMax);
+    const entries = this.summaries(this.total, Math.min(fresh, this.limits.batchMax));
     this.sent = this.total;
     this.broadcast('journal', { entries, skipped: fresh - entries.length, snapshot: false });
   }

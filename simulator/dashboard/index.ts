@@ -57,7 +57,7 @@ const fail = (status: number, message: string, problems?: string[], headers?: Re
 const TICKET_TTL_MS = 60_000;
 const MAX_TICKETS = 32;
 
-const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
@@ -81,7 +81,7 @@ function send(res: ServerResponse, answer: Answer): void {
 }
 
 /** A browser names the page's origin on cross-origin requests (and on same-origin writes): it must be this host. */
-function sameOrigin(req: IncomingMessage): boolean {
+export function sameOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   try {

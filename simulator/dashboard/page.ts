@@ -41,7 +41,7 @@ h2 { font-size: 13px; font-weight: 650; letter-spacing: .05em; text-transform: u
 .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--faint); }
 .live .dot { background: #22a454; box-shadow: 0 0 0 3px #22a45426; }
 
-.layout { display: grid; grid-template-columns: 372px minmax(0, 1fr); gap: 20px; padding: 20px 24px 32px; max-width: 1680px; margin: 0 auto; align-items: start; }
+.layout { display: grid; grid-template-columns: 404px minmax(0, 1fr); gap: 20px; padding: 20px 24px 32px; max-width: 1680px; margin: 0 auto; align-items: start; }
 .card { background: var(--card); border: 1px solid var(--rule); border-radius: 10px; padding: 16px 18px; margin-bottom: 16px; }
 .card:last-child { margin-bottom: 0; }
 .lead { margin: -4px 0 12px; color: var(--muted); font-size: 13px; }
@@ -79,6 +79,13 @@ h2 { font-size: 13px; font-weight: 650; letter-spacing: .05em; text-transform: u
 .stat.bad b { color: var(--fail); }
 .stat.warn b { color: var(--warn); }
 .verdict .foot { display: flex; justify-content: space-between; align-items: center; gap: 8px; margin-top: 12px; font-size: 12.5px; }
+.verdict .open { display: block; margin-top: 10px; text-align: center; padding: 8px; border-radius: 7px; background: #fff; border: 1px solid #00000014; font-weight: 600; color: var(--accent); text-decoration: none; cursor: pointer; width: 100%; font-size: 13px; }
+.verdict .open:hover { background: var(--soft); }
+.clauses { margin-top: 12px; }
+.clauses .lbl { font-size: 11.5px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); font-weight: 650; margin-bottom: 4px; }
+.clause { display: flex; justify-content: space-between; gap: 8px; font-size: 12.5px; padding: 3px 0; border-top: 1px solid #00000010; }
+.clause code { font-size: 12px; font-weight: 600; }
+.clause .caught { color: var(--pass); font-weight: 600; white-space: nowrap; }
 .spinner { display: inline-block; width: 14px; height: 14px; border: 2px solid var(--accent-soft); border-top-color: var(--accent); border-radius: 50%;
   animation: spin .8s linear infinite; vertical-align: -2px; margin-right: 6px; }
 @keyframes spin { to { transform: rotate(360deg); } }
@@ -89,7 +96,7 @@ dl.kv dd { margin: 0; font-family: var(--mono); font-size: 12.5px; overflow-wrap
 .snippet { margin-top: 10px; }
 .snippet-h { display: flex; justify-content: space-between; align-items: center; font-size: 12px; font-weight: 600; color: var(--muted); margin-bottom: 4px; }
 pre.code { margin: 0; padding: 9px 11px; background: var(--soft); border: 1px solid var(--rule); border-radius: 7px;
-  white-space: pre-wrap; word-break: break-all; line-height: 1.5; }
+  white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.5; font-size: 11.5px; }
 .copy { padding: 2px 9px; font-size: 12px; }
 .counts { display: grid; grid-template-columns: 1fr auto; gap: 2px 10px; margin: 12px 0 0; font-size: 12.5px; }
 .counts dd { margin: 0; text-align: right; font-weight: 600; }
@@ -105,7 +112,7 @@ pre.code { margin: 0; padding: 9px 11px; background: var(--soft); border: 1px so
 .toolbar .search { flex: 1; min-width: 160px; max-width: 360px; padding: 6px 10px; border: 1px solid var(--rule); border-radius: 7px; }
 .toolbar .info { margin-left: auto; font-size: 12.5px; color: var(--muted); }
 .split { flex: 1; min-height: 0; display: grid; grid-template-columns: minmax(0, 1fr); }
-.split.open { grid-template-columns: minmax(0, 1fr) minmax(340px, 44%); }
+.split.open { grid-template-columns: minmax(0, 1fr) minmax(320px, 38%); }
 .scroll { overflow: auto; min-height: 0; }
 table.grid { width: 100%; border-collapse: collapse; font-size: 13px; }
 table.grid th { position: sticky; top: 0; z-index: 1; background: #fafbfc; text-align: left; font-size: 11.5px; font-weight: 650; color: var(--muted);
@@ -116,13 +123,13 @@ table.grid tbody tr { cursor: pointer; }
 table.grid tbody tr:hover { background: #f7f9fc; }
 table.grid tbody tr.sel { background: var(--accent-soft); }
 table.grid td.num { text-align: right; }
-tr.new { animation: arrive 1.8s ease-out; }
-@keyframes arrive { from { background: #fff3c4; } to { background: transparent; } }
+tr.new { animation: arrive 1.2s ease-out; }
+@keyframes arrive { from { background: #fff6d6; } to { background: transparent; } }
 @media (prefers-reduced-motion: reduce) { tr.new, .spinner { animation: none; } }
 .empty { padding: 48px 24px; text-align: center; color: var(--muted); }
 .empty b { display: block; color: var(--ink); font-size: 15px; margin-bottom: 4px; }
 
-.m { display: inline-block; min-width: 52px; text-align: center; font: 650 11px var(--mono); padding: 2px 6px; border-radius: 5px; background: #eef1f5; color: #3b4654; }
+.m { display: inline-block; min-width: 48px; text-align: center; font: 650 11px var(--mono); padding: 2px 6px; border-radius: 5px; background: #eef1f5; color: #3b4654; }
 .m.GET { background: #e8f0fe; color: #1d4fb8; }
 .m.POST { background: #e5f5ea; color: #17753a; }
 .m.PUT { background: #f1ebfb; color: #6a3fb5; }
@@ -140,7 +147,7 @@ tr.new { animation: arrive 1.8s ease-out; }
 .detail { border-left: 1px solid var(--rule); display: flex; flex-direction: column; min-height: 0; background: #fcfcfd; }
 .detail-h { display: flex; align-items: flex-start; gap: 10px; padding: 12px 14px; border-bottom: 1px solid var(--rule); }
 .detail-h .t { flex: 1; min-width: 0; font-family: var(--mono); font-size: 12.5px; overflow-wrap: anywhere; }
-.detail-h .meta { margin-top: 6px; display: flex; flex-wrap: wrap; gap: 6px 12px; font-family: var(--sans); font-size: 12.5px; color: var(--muted); align-items: center; }
+.detail-h .meta { margin-top: 8px; display: flex; flex-wrap: wrap; gap: 6px 14px; font-family: var(--sans); font-size: 12.5px; color: var(--muted); align-items: center; }
 .detail-b { overflow: auto; padding: 4px 14px 16px; }
 .detail-b h3 { font-size: 11.5px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 14px 0 6px; }
 .detail-b pre { margin: 0; padding: 9px 11px; background: #fff; border: 1px solid var(--rule); border-radius: 7px; white-space: pre-wrap; word-break: break-word; max-height: 44vh; overflow: auto; }
@@ -152,9 +159,8 @@ tr.new { animation: arrive 1.8s ease-out; }
 .seg button[aria-pressed="true"] { background: var(--accent-soft); border-color: #bccbf2; color: var(--accent); }
 .seg button .n { font-weight: 500; margin-left: 4px; color: var(--faint); }
 .filter { display: inline-flex; align-items: center; gap: 6px; padding: 3px 6px 3px 10px; border-radius: 999px; background: var(--accent-soft); color: var(--accent); font-size: 12.5px; font-weight: 600; }
-.links { display: flex; gap: 10px; }
-.links .btn.link { font-size: 12.5px; }
-.links .zero { color: var(--faint); font-size: 12.5px; }
+td .zero { color: #b7bec8; }
+.related { display: flex; flex-wrap: wrap; gap: 8px; }
 .pager { display: flex; align-items: center; justify-content: space-between; gap: 10px; padding: 8px 14px; border-top: 1px solid var(--rule); font-size: 12.5px; color: var(--muted); flex: none; }
 
 .plist { padding: 6px 14px 16px; }
@@ -305,16 +311,20 @@ const SCRIPT = String.raw`
     var variants = st.personas.filter(function (p) { return p.kind === 'variant'; });
     if (faults.length) chips.appendChild(h('span', { class: 'chip fault', title: 'Fault personas break the spec on purpose' }, ['fault ', h('b', { text: faults.map(function (p) { return p.name; }).join(', ') })]));
     if (variants.length) chips.appendChild(h('span', { class: 'chip variant', title: 'Legal variants read open points another way' }, ['variant ', h('b', { text: variants.map(function (p) { return p.name; }).join(', ') })]));
-    if (!st.personas.length) chips.appendChild(h('span', { class: 'chip' }, ['as the spec reads ', h('b', { text: 'no persona' })]));
+    if (!st.personas.length) chips.appendChild(h('span', { class: 'chip', title: 'No fault or variant: the simulator follows the spec and its defaults' }, ['personas ', h('b', { text: 'none' })]));
     chips.appendChild(h('span', { class: st.chaos.active ? 'chip chaos' : 'chip' }, ['chaos ', h('b', { text: st.chaos.active ? st.chaos.text : 'off' })]));
     chips.appendChild(h('span', { class: S.live ? 'chip live' : 'chip', id: 'live-chip' }, [h('span', { class: 'dot' }), S.live ? 'live' : 'connecting…']));
 
     $('q-base').textContent = base;
     $('q-id').textContent = st.clientId;
     $('q-secret').textContent = st.clientSecret === null ? '(set at start)' : st.clientSecret;
-    var body = JSON.stringify({ client_id: st.clientId, client_secret: st.clientSecret === null ? '<client secret>' : st.clientSecret, grant_type: 'client_credentials' });
-    $('curl-token').textContent = 'export RDX_ACCESS_TOKEN=$(curl -s -X POST ' + shq(base + '/oauth2/token') + " -H 'content-type: application/json' -d " + shq(body) + " | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')";
-    $('curl-list').textContent = 'curl -s ' + shq(base + '/ats/job-offers') + ' -H "authorization: Bearer $RDX_ACCESS_TOKEN"';
+    // One member a line inside the single quotes: still one shell word and valid JSON, and readable in a narrow card.
+    var members = [['client_id', st.clientId], ['client_secret', st.clientSecret === null ? '<client secret>' : st.clientSecret], ['grant_type', 'client_credentials']];
+    var body = members.map(function (m) { return JSON.stringify(m[0]) + ': ' + JSON.stringify(m[1]).replace(/'/g, "'\\''"); });
+    $('curl-token').textContent = 'export RDX_ACCESS_TOKEN=$(curl -s -X POST ' + shq(base + '/oauth2/token') + ' \\\n' +
+      "  -H 'content-type: application/json' \\\n  -d '{" + body.join(',\n       ') + "}' \\\n" +
+      "  | sed 's/.*access_token\": *\"//;s/\".*//')";
+    $('curl-list').textContent = 'curl -s ' + shq(base + '/ats/job-offers') + ' \\\n  -H "authorization: Bearer $RDX_ACCESS_TOKEN"';
 
     if (!$('data-form').contains(document.activeElement)) {
       $('d-seed').value = st.seed;
@@ -396,20 +406,30 @@ const SCRIPT = String.raw`
     function stat(n, label, cls) { stats.appendChild(h('div', { class: 'stat ' + (n ? cls : '') }, [h('b', { text: fmt(n) }), h('span', { text: label })])); }
     stat(v.pass || 0, 'passed', '');
     stat(c.mustFailures, 'MUST failed', 'bad');
-    stat(should, 'SHOULD warnings', 'warn');
+    stat(should, 'warnings', 'warn');
     stat(v.observed || 0, 'observed', '');
     stat(v.skip || 0, 'skipped', '');
     stat(c.errors, 'no answer', 'bad');
     box.appendChild(stats);
-    var foot = h('div', { class: 'foot' }, [h('span', { class: 'muted', text: 'Run ' + run.n + ' · ' + plural(c.total, 'case') + ' · ' + (Math.round(run.durationMs / 100) / 10) + ' s' })]);
+    if (run.failedClauses && run.failedClauses.length) {
+      var list = h('div', { class: 'clauses' }, [h('div', { class: 'lbl', text: 'Failed MUST clauses' })]);
+      run.failedClauses.forEach(function (f) {
+        var caught = run.breaks.indexOf(f.clause) >= 0;
+        list.appendChild(h('div', { class: 'clause', 'data-clause': f.clause }, [
+          h('code', { text: f.clause }),
+          h('span', {}, [caught ? h('span', { class: 'caught', title: 'An active fault persona breaks this clause on purpose', text: '✓ caught · ' }) : null, plural(f.cases, 'case')])
+        ]));
+      });
+      box.appendChild(list);
+    }
+    box.appendChild(h('div', { class: 'foot' }, [h('span', { class: 'muted', text: 'Run ' + run.n + ' · ' + plural(c.total, 'case') + ' in ' + (Math.round(run.durationMs / 100) / 10) + ' s' })]));
     if (run.reportPath) {
       if (S.state && S.state.adminTokenRequired) {
-        foot.appendChild(h('button', { class: 'btn link', type: 'button', id: 'report-link', text: 'Open the full report →', onclick: function () { openReport(run.n); } }));
+        box.appendChild(h('button', { class: 'open', type: 'button', id: 'report-link', text: 'Open the full report →', onclick: function () { openReport(run.n); } }));
       } else {
-        foot.appendChild(h('a', { class: 'btn link', id: 'report-link', href: '/__admin/' + run.reportPath, target: '_blank', rel: 'noopener', text: 'Open the full report →' }));
+        box.appendChild(h('a', { class: 'open', id: 'report-link', href: '/__admin/' + run.reportPath, target: '_blank', rel: 'noopener', text: 'Open the full report →' }));
       }
     }
-    box.appendChild(foot);
   }
   function openReport(n) {
     api('POST', 'runs/' + n + '/ticket').then(function (r) {
@@ -558,7 +578,8 @@ const SCRIPT = String.raw`
     $('j-detail').hidden = false;
     var t = clear($('j-dtitle'));
     t.appendChild(h('div', {}, [h('span', { class: 'm ' + sum.method, text: sum.method }), ' ' + sum.path]));
-    t.appendChild(h('div', { class: 'meta' }, [statusPill(sum.status), (Math.round(sum.latencyMs * 10) / 10) + ' ms', clock(sum.at), 'client ' + (sum.clientId || '—'), sum.operationId ? 'operation ' + sum.operationId : null]));
+    t.appendChild(h('div', { class: 'meta' }, [statusPill(sum.status), h('span', { text: (Math.round(sum.latencyMs * 10) / 10) + ' ms' }), h('span', { text: clock(sum.at) }),
+      h('span', { text: 'client ' + (sum.clientId || '—') }), sum.operationId ? h('span', { text: sum.operationId }) : null]));
     var b = clear($('j-dbody'));
     b.appendChild(h('p', { class: 'muted small', text: 'Loading…' }));
     api('GET', 'journal/' + sum.id).then(function (r) {
@@ -676,13 +697,10 @@ const SCRIPT = String.raw`
     if (!exists) return h('span', { class: 'mono', title: 'No ATS job offer has this reference', text: ref });
     return h('button', { type: 'button', class: 'btn link mono', title: 'Show this job offer', text: ref, onclick: function (e) { e.stopPropagation(); go('job-offers', ref); } });
   }
-  function linkButtons(ref, l) {
-    var wrap = h('div', { class: 'links' });
-    [['attributes', l.attributes, 'attribute'], ['application-steps', l.applicationSteps, 'step'], ['jobboard-activities', l.jobboardActivities, 'activity', 'activities'], ['jobboard-job-offers', l.jobboardJobOffers, 'jobboard offer']].forEach(function (x) {
-      if (!x[1]) { wrap.appendChild(h('span', { class: 'zero', text: '0 ' + (x[3] || x[2] + 's') })); return; }
-      wrap.appendChild(h('button', { type: 'button', class: 'btn link', 'data-link': x[0], text: plural(x[1], x[2], x[3]), onclick: function (e) { e.stopPropagation(); go(x[0], ref); } }));
-    });
-    return wrap;
+  var LINKS = [['attributes', 'attributes', 'Attributes'], ['application-steps', 'applicationSteps', 'Steps'], ['jobboard-activities', 'jobboardActivities', 'Activities'], ['jobboard-job-offers', 'jobboardJobOffers', 'Jobboard']];
+  function linkCell(ref, resource, n) {
+    if (!n) return h('td', { class: 'num' }, [h('span', { class: 'zero', text: '0' })]);
+    return h('td', { class: 'num' }, [h('button', { type: 'button', class: 'btn link', 'data-link': resource, title: 'Show them', text: fmt(n), onclick: function (e) { e.stopPropagation(); go(resource, ref); } })]);
   }
   function loadRecords() {
     var r = S.records;
@@ -704,7 +722,7 @@ const SCRIPT = String.raw`
       var cols = res.cols.slice();
       var tr = h('tr');
       cols.forEach(function (c) { tr.appendChild(h('th', { text: c[1] })); });
-      if (res.links) tr.appendChild(h('th', { text: 'Linked records' }));
+      if (res.links) LINKS.forEach(function (l) { tr.appendChild(h('th', { class: 'num', text: l[2] })); });
       head.appendChild(tr);
       resp.body.data.forEach(function (item, i) {
         var row = h('tr', { 'data-index': i });
@@ -719,8 +737,9 @@ const SCRIPT = String.raw`
             row.appendChild(h('td', { class: cls, title: text.length > 40 ? text : null, text: text }));
           }
         });
-        if (res.links) row.appendChild(h('td', {}, [linkButtons(item.reference, meta.links[item.reference] || {})]));
+        if (res.links) LINKS.forEach(function (l) { row.appendChild(linkCell(item.reference, l[0], (meta.links[item.reference] || {})[l[1]])); });
         row.rdx = item;
+        row.rdxLinks = meta.links;
         body.appendChild(row);
       });
       $('r-empty').hidden = resp.body.data.length > 0;
@@ -745,6 +764,21 @@ const SCRIPT = String.raw`
     var title = res.ref && tr.rdx[res.ref] ? res.label + ' · ' + tr.rdx[res.ref] : res.label + (tr.rdx.id !== undefined ? ' · ' + tr.rdx.id : tr.rdx.mail ? ' · ' + tr.rdx.mail : '');
     $('r-dtitle').textContent = title;
     var b = clear($('r-dbody'));
+    var ref = res.ref ? tr.rdx[res.ref] : null;
+    var links = (tr.rdxLinks || {})[ref];
+    if (ref && links) {
+      var related = h('div', { class: 'related' });
+      if (res.id === 'job-offers') {
+        LINKS.forEach(function (l) {
+          if (links[l[1]]) related.appendChild(h('button', { type: 'button', class: 'btn', text: l[2] + ' (' + fmt(links[l[1]]) + ')', onclick: function () { go(l[0], ref); } }));
+        });
+        if (!related.firstChild) related.appendChild(h('span', { class: 'muted small', text: 'Nothing links to this job offer.' }));
+      } else if (links.jobOffer) {
+        related.appendChild(h('button', { type: 'button', class: 'btn', text: 'Job offer ' + ref, onclick: function () { go('job-offers', ref); } }));
+      } else related.appendChild(h('span', { class: 'muted small', text: 'No ATS job offer has the reference ' + ref + '.' }));
+      b.appendChild(h('h3', { text: 'Linked' }));
+      b.appendChild(related);
+    }
     b.appendChild(h('h3', { text: 'Record' }));
     b.appendChild(h('pre', { text: JSON.stringify(tr.rdx, null, 2) }));
   });
@@ -827,7 +861,7 @@ const MARKUP = String.raw`
   <div class="brand">
     <div class="mark" aria-hidden="true">RDX</div>
     <div>
-      <h1>Reference simulator</h1>
+      <h1>RDX reference simulator</h1>
       <div class="base" id="h-base">…</div>
     </div>
   </div>
@@ -951,7 +985,7 @@ const MARKUP = String.raw`
 <form class="login" id="login" hidden>
   <div>
     <h2>Admin token</h2>
-    <p class="muted">This simulator listens beyond loopback, so its dashboard needs the admin token printed when it started (or given with --admin-token). It is sent as a header, kept for this tab only.</p>
+    <p class="muted">This dashboard needs the admin token: the one printed when the simulator started, or given with --admin-token. It is sent as a header and kept for this tab only.</p>
     <label class="field"><span>Token</span><input id="login-token" type="password" autocomplete="off" spellcheck="false"></label>
     <p class="err" id="login-err" role="alert"></p>
     <button class="btn primary" type="submit">Open the dashboard</button>

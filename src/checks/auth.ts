@@ -35,7 +35,8 @@ export const wwwAuthenticate = defineCheck({
   run: ({ exchange }) => {
     if (exchange.response?.status !== 401) return [];
     const header = exchange.response.headers['www-authenticate'];
-    return [judge('AUTH.WWW_AUTHENTICATE', /^\s*bearer\b/i.test(header ?? ''), `WWW-Authenticate: ${header}`,
+    // RFC 9110 §11.6.1 allows a list of challenges (and repeated headers arrive joined by ", "): Bearer may be any.
+    return [judge('AUTH.WWW_AUTHENTICATE', /(?:^|,)\s*bearer(?:\s|,|$)/i.test(header ?? ''), `WWW-Authenticate: ${header}`,
       `401 without a Bearer challenge (WWW-Authenticate is ${header === undefined ? 'missing' : show(header)})`)];
   },
 });

@@ -24,9 +24,9 @@ export const allMatch = defineCheck({
   run: (ctx) => {
     const clause = clauseArg(ctx, 'FILTER.REFERENCE');
     const field = String(ctx.args['field']);
-    const allowed = [ctx.args['in']].flat();
+    const allowed = [ctx.args['in']].flat().map(String);
     const all = records(ctx);
-    const strays = all.filter((r) => !allowed.includes(readPath(r, field)));
+    const strays = all.filter((r) => !allowed.includes(String(readPath(r, field))));
     return [judge(clause, strays.length === 0, `${all.length} record(s), all with ${field} in the filter`,
       `${strays.length} of ${all.length} record(s) do not match the filter ${field} in ${show(allowed, 80)}: e.g. ${show(strays.slice(0, 2).map((r) => readPath(r, field)))}`)];
   },
@@ -40,8 +40,8 @@ export const containsAll = defineCheck({
     const clause = clauseArg(ctx, 'FILTER.REFERENCE');
     const field = String(ctx.args['field']);
     const wanted = [ctx.args['values']].flat();
-    const got = new Set(records(ctx).map((r) => readPath(r, field)));
-    const missing = wanted.filter((v) => !got.has(v));
+    const got = new Set(records(ctx).map((r) => String(readPath(r, field))));
+    const missing = wanted.filter((v) => !got.has(String(v)));
     return [judge(clause, missing.length === 0, `all ${wanted.length} expected ${field} value(s) returned`,
       `${missing.length} of ${wanted.length} expected record(s) not returned (${field} ${show(missing.slice(0, 3))})`)];
   },
@@ -54,8 +54,8 @@ export const noneOf = defineCheck({
   run: (ctx) => {
     const clause = clauseArg(ctx, 'FILTER.DATE_BOUNDS');
     const field = String(ctx.args['field']);
-    const unwanted = [ctx.args['values']].flat();
-    const strays = records(ctx).map((r) => readPath(r, field)).filter((v) => unwanted.includes(v));
+    const unwanted = [ctx.args['values']].flat().map(String);
+    const strays = records(ctx).map((r) => readPath(r, field)).filter((v) => unwanted.includes(String(v)));
     return [judge(clause, strays.length === 0, `none of the ${unwanted.length} excluded record(s) returned`,
       `${strays.length} record(s) outside the filter returned (${field} ${show(strays.slice(0, 3))})`)];
   },
@@ -68,12 +68,16 @@ export const walkExactlyOnce = defineCheck({
   run: (ctx) => {
     const field = String(ctx.args['field']);
     const last = ctx.stepExchanges[ctx.stepExchanges.length - 1];
+    // A first page that failed is no walk at all: the step's outcome says so, and neither an end nor repeats exist.
+    if (ctx.stepExchanges.length === 1 && (!last?.response || last.response.status >= 300)) return [];
     const endedBy = last ? endMarker(last) : undefined;
     const seen = new Map<unknown, number>();
     for (const r of records(ctx)) seen.set(readPath(r, field), (seen.get(readPath(r, field)) ?? 0) + 1);
     const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+    const brokeOff = ctx.stepExchanges.length > 1 && !!last && (!last.response || last.response.status >= 300);
     const problems = [
-      endedBy === undefined ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
+      brokeOff ? `meta.next_link of page ${ctx.stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
+      !brokeOff && endedBy === undefined ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
       twice.length ? `${twice.length} record(s) came more than once across ${ctx.stepExchanges.length} page(s): ${show(twice.slice(0, 3))}` : '',
     ].filter(Boolean);
     return [problems.length ? fail('PAGINATION.WALK', problems.join('; '))
@@ -83,6 +87,8 @@ export const walkExactlyOnce = defineCheck({
 
 /** How a page says it is the last (interpretation PAGINATION_END), or undefined when it points on. */
 export function endMarker(ex: Exchange): 'null' | 'empty-string' | 'absent' | 'empty-page' | undefined {
+  // A page that failed (a next_link leading nowhere) is no end marker: the walk broke off there.
+  if (!ex.response || ex.response.status >= 300) return undefined;
   const body = bodyObject(ex);
   const meta = body?.['meta'];
   const link = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['next_link'] : undefined;

@@ -47,7 +47,9 @@ export const walkNoRepeats = defineCheck({
     const last = stepExchanges[stepExchanges.length - 1];
     const lastOk = !!last?.response && last.response.status < 300;
     const stoppedEarly = !!last && lastOk && endMarker(last) === undefined && stepExchanges.length < maxPages;
+    const brokeOff = stepExchanges.length > 1 && !!last && !lastOk;
     const problems = [
+      brokeOff ? `meta.next_link of page ${stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
       twice.length ? `${twice.length} record(s) came more than once across ${stepExchanges.length} page(s): ${show(twice.slice(0, 2), 200)}` : '',
       stoppedEarly ? `after ${stepExchanges.length} page(s) meta.next_link ${show(readPath(last?.response?.json, 'meta.next_link'))} points back to a page already read (a loop) or cannot be followed` : '',
     ].filter(Boolean);

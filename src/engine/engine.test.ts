@@ -115,6 +115,7 @@ describe('templates', () => {
       factories: { jobOffer: () => ({ publication_at: '2026-01-01T00:00:00Z', title: 'T', reference: 'R' }) },
       runTag: 'rdxtest', next: () => ++n, invalidItems: new WeakSet(), anchor: new Date('2026-06-01T00:00:00Z'),
       jobOfferId: (r) => r,
+      dateFilterFormat: 'date',
     };
   };
 
@@ -143,6 +144,9 @@ describe('templates', () => {
   it('makes dates relative to the run anchor', () => {
     expect(resolve({ $date: -10, format: 'date' }, {}, gen())).to.equal('2026-05-22');
     expect(resolve({ $date: 1 }, {}, gen())).to.equal('2026-06-02T00:00:00Z');
+    expect(resolve({ $date: 1, format: 'filter' }, {}, { ...gen(), dateFilterFormat: 'date-time' })).to.equal('2026-06-02T00:00:00Z');
+    expect(resolve({ $date: 1, format: 'filter' }, {}, gen())).to.equal('2026-06-02');
+    expect(resolve({ $base64: 'acme:s3cret' }, {}, gen())).to.equal('YWNtZTpzM2NyZXQ=');
   });
 });
 

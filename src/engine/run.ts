@@ -113,6 +113,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   }
   const secrets = new Secrets();
   secrets.add(clientSecret);
+  // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
+  secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
   const http = new HttpClient({
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
@@ -142,6 +144,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const gen: GenerationContext = {
       faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), anchor,
       jobOfferId: (reference) => reference,
+      dateFilterFormat: profile.declared['dateFilterFormat'] === 'date-time' ? 'date-time' : 'date',
     };
     const runner = new Runner({
       profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret },

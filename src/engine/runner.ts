@@ -43,9 +43,9 @@ const DEFAULT_MAX_PAGES = 1000;
  * A full run against the simulator keeps well under 1 MiB, so none of this touches a normal report.
  */
 const WALK_BYTES = 64 * 1024 * 1024;
-const KEPT_BYTES = 32 * 1024 * 1024;
+const KEPT_BYTES = 16 * 1024 * 1024;
 const KEPT_ONE = 1024 * 1024;
-const KEPT_CUT = 64 * 1024;
+const KEPT_CUT = 8 * 1024;
 
 export class Runner {
   readonly results = new Map<string, CaseResult>();
@@ -64,7 +64,10 @@ export class Runner {
     const missing = new Map<string, string>();
     try {
       this.checkPreconditions(c);
-      const vars: Vars = { run: { tag: this.deps.gen.runTag }, credentials: this.deps.credentials, declared: this.deps.profile.declared };
+      const vars: Vars = {
+        run: { tag: this.deps.gen.runTag }, credentials: this.deps.credentials, declared: this.deps.profile.declared,
+        fixtures: { atsJobOfferIds: this.deps.profile.fixtures.atsJobOfferIds ?? [] },
+      };
       for (const [name, value] of Object.entries(c.vars ?? {})) vars[name] = this.resolveValue(value, vars, missing);
       try {
         for (const step of c.steps.filter((s) => !s.cleanup)) {
@@ -85,6 +88,8 @@ export class Runner {
         if (process.env['RDX_DEBUG']) process.stderr.write(`${(error as Error).stack}\n`);
       }
     }
+    // A token a case obtained itself (the token cases) is a live credential too: masked like the run's own.
+    for (const e of result.exchanges) this.deps.secrets.add(issuedToken(e));
     // Cut after redaction, never before: a cut could leave part of a secret that redaction no longer recognises.
     result.exchanges = result.exchanges.map((e) => this.keep(this.deps.secrets.redact(e)));
     if (result.reason) result.reason = this.deps.secrets.scrub(result.reason);
@@ -118,6 +123,9 @@ export class Runner {
     const { profile } = this.deps;
     if (c.when?.atsJobOfferId && profile.declared['atsJobOfferId'] === 'fixtures') {
       throw new Stop('skip', 'the profile declares atsJobOfferId: fixtures, so a job offer created by the run cannot be addressed by {id}');
+    }
+    if (c.when?.atsJobOfferFixtures && !profile.fixtures.atsJobOfferIds?.length) {
+      throw new Stop('skip', 'no fixtures.atsJobOfferIds in the profile: give the {id} of an existing ATS job offer to read it');
     }
     if (c.tier === 'irreversible' && !profile.allowIrreversible) {
       throw new Stop('skip', 'irreversible (it replaces or removes data it cannot restore): runs only with --allow-irreversible');
@@ -358,7 +366,9 @@ export class Runner {
     if (size <= KEPT_CUT) return ex;
     const { json: _json, ...rest } = res;
     const note = `the report keeps the first ${KEPT_CUT} of ${size} characters of this body`;
-    return { ...ex, response: { ...rest, body: res.body.slice(0, KEPT_CUT), bodyProblem: res.bodyProblem ? `${res.bodyProblem}; ${note}` : note } };
+    // A copy, not a slice: V8 keeps a slice's whole parent string alive.
+    const body = Buffer.from(res.body.slice(0, KEPT_CUT), 'utf8').toString('utf8');
+    return { ...ex, response: { ...rest, body, bodyProblem: res.bodyProblem ? `${res.bodyProblem}; ${note}` : note } };
   }
 
   /** Follows meta.next_link from the first page to its end, bounded in pages and bytes and guarded against loops. */
@@ -420,6 +430,13 @@ export class Runner {
       }
     }
   }
+}
+
+/** The access token a response hands out, read from the parsed body or, failing that, from the text. */
+function issuedToken(ex: Exchange): string | undefined {
+  const value = bodyObject(ex)?.['access_token'];
+  if (typeof value === 'string') return value;
+  return /"access_token"\s*:\s*"([^"\\]+)"/.exec(ex.response?.body.slice(0, 4_096) ?? '')?.[1];
 }
 
 function describeBody(ex: Exchange): string {

@@ -46,7 +46,7 @@ export interface CaseDef {
   tags: string[];
   tier: Tier;
   requires: string[];
-  when?: { atsJobOfferId?: boolean; expiredToken?: boolean };
+  when?: { atsJobOfferId?: boolean; expiredToken?: boolean; atsJobOfferFixtures?: boolean };
   vars?: Record<string, unknown>;
   steps: StepDef[];
   /** Where it was read from, for messages: suites/… relative path and line. */

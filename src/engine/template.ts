@@ -18,6 +18,8 @@ export interface GenerationContext {
   anchor: Date;
   /** How {id} of an ATS job offer is written, given its reference. */
   jobOfferId(reference: string): string;
+  /** The format of date filter values (interpretation DATE_FILTER_FORMAT: declared, else date). */
+  dateFilterFormat: 'date' | 'date-time';
 }
 
 export type Vars = Record<string, unknown>;
@@ -89,13 +91,16 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
   }
   if ('$unique' in obj) return `${gen.runTag}-${String(resolved('$unique'))}-${gen.next()}`;
   if ('$date' in obj) {
-    // {$date: -30, format: date|date-time}: days from the run's anchor.
+    // {$date: -30, format: date|date-time|filter}: days from the run's anchor; `filter` is the date-filter format.
     const days = Number(resolved('$date'));
     const at = new Date(gen.anchor.getTime() + days * 86_400_000);
-    return obj['format'] === 'date' ? at.toISOString().slice(0, 10) : at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const format = obj['format'] === 'filter' ? gen.dateFilterFormat : obj['format'];
+    return format === 'date' ? at.toISOString().slice(0, 10) : at.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   if ('$jobOfferId' in obj) return gen.jobOfferId(String(resolved('$jobOfferId')));
   if ('$json' in obj) return JSON.stringify(resolved('$json'));
+  // {$base64: "id:secret"}: e.g. valid Basic credentials, to see that a Bearer-only API refuses them.
+  if ('$base64' in obj) return Buffer.from(String(resolved('$base64')), 'utf8').toString('base64');
   if ('$pick' in obj) {
     // {$pick: "${records}", field: reference}: the field of every item of a list.
     const list = resolved('$pick');

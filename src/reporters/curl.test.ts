@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import type { Exchange } from '../engine/results.js';
-import { curlCommand } from './curl.js';
+import { DEFAULT_VARIABLES, curlCommand } from './curl.js';
 
 const exchange = (request: Exchange['request']): Exchange => ({ step: 'call', request, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 1 });
 
@@ -38,7 +38,7 @@ describe('curlCommand', () => {
   });
 
   it('lets a caller name another variable, e.g. for an expired token', () => {
-    const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: { authorization: 'Bearer ***' } }), { accessToken: 'RDX_EXPIRED_TOKEN', clientSecret: 'RDX_CLIENT_SECRET' });
+    const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: { authorization: 'Bearer ***' } }), { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' });
     expect(line).to.include('"authorization: Bearer $RDX_EXPIRED_TOKEN"');
   });
 
@@ -61,5 +61,9 @@ describe('curlCommand', () => {
   it('sends an empty body as an empty argument', () => {
     const line = curlCommand(exchange({ method: 'POST', url: 'http://127.0.0.1:1/x', headers: {}, body: '' }));
     expect(wordsOf(line).at(-1)).to.equal('');
+  });
+  it('writes masked Basic credentials as $RDX_BASIC_CREDENTIALS, not as the access token', () => {
+    const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: { authorization: 'Basic ***' } }));
+    expect(line).to.include('"authorization: Basic $RDX_BASIC_CREDENTIALS"');
   });
 });

@@ -9,9 +9,13 @@ export interface CurlVariables {
   accessToken: string;
   /** Stands for a masked client_secret of a token request. */
   clientSecret: string;
+  /** Stands for masked Basic credentials (base64 of client_id:client_secret). */
+  basicCredentials: string;
 }
 
-export const DEFAULT_VARIABLES: CurlVariables = { accessToken: 'RDX_ACCESS_TOKEN', clientSecret: 'RDX_CLIENT_SECRET' };
+export const DEFAULT_VARIABLES: CurlVariables = {
+  accessToken: 'RDX_ACCESS_TOKEN', clientSecret: 'RDX_CLIENT_SECRET', basicCredentials: 'RDX_BASIC_CREDENTIALS',
+};
 
 /** A piece of one shell word: text sent as is, or an environment variable expanded by the shell. */
 export type Part = { text: string } | { variable: string };
@@ -31,7 +35,8 @@ export function curlCommand(exchange: Exchange, variables: CurlVariables = DEFAU
   words.push(quote(withVariables(url, () => variables.accessToken)));
   for (const [name, value] of Object.entries(headers)) {
     if (DROPPED_HEADERS.has(name.toLowerCase())) continue;
-    words.push('-H', quote(withVariables(`${name}: ${value}`, () => variables.accessToken)));
+    // A masked Basic credential is base64(client_id:client_secret), not a token.
+    words.push('-H', quote(withVariables(`${name}: ${value}`, (before) => (/\bbasic\s+$/i.test(before) ? variables.basicCredentials : variables.accessToken))));
   }
   if (body !== undefined) words.push('--data-raw', quote(bodyParts(body, variables)));
   return words.join(' ');

@@ -377,11 +377,12 @@ function assertionsTable(list: CaseResult['assertions'], spec: SpecIndex): strin
     `<tr><td class="${a.passed ? 'ok' : 'bad'}">${a.passed ? 'held' : 'BROKEN'}</td><td>${esc(a.level)}</td><td><code title="${esc(clauseTitle(a.clause, spec))}">${esc(a.clause)}</code></td><td>${esc(a.message)}</td><td>${a.exchange !== undefined ? `#${esc(a.exchange)}` : ''}</td></tr>`).join('')}</tbody></table>`;
 }
 
-function prettyBody(text: string | undefined, json: unknown, contentType: string | undefined): string {
+/** reparse: false for a body the harness already found unreadable (a hostile one may nest 100,000 levels deep). */
+function prettyBody(text: string | undefined, json: unknown, contentType: string | undefined, reparse = true): string {
   if (text === undefined) return '';
   let out = text;
   if (json !== undefined) out = JSON.stringify(json, null, 2);
-  else if (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) {
+  else if (reparse && (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text))) {
     try {
       out = JSON.stringify(JSON.parse(text), null, 2);
     } catch {
@@ -404,7 +405,7 @@ function exchangeView(c: CaseResult, ex: Exchange, index: number): string {
   const req = ex.request;
   const res = ex.response;
   const response = res
-    ? `<pre class="line">HTTP ${esc(res.status)} ${esc(STATUS_CODES[res.status] ?? '')}</pre>${headersTable(res.headers)}${res.bodyProblem ? `<p class="muted">${esc(res.bodyProblem)}</p>` : ''}${prettyBody(res.body, res.json, headerOf(res.headers, 'content-type'))}`
+    ? `<pre class="line">HTTP ${esc(res.status)} ${esc(STATUS_CODES[res.status] ?? '')}</pre>${headersTable(res.headers)}${res.bodyProblem ? `<p class="muted">${esc(res.bodyProblem)}</p>` : ''}${prettyBody(res.body, res.json, headerOf(res.headers, 'content-type'), !res.bodyProblem)}`
     : `<p class="transport">No answer: ${esc(ex.transportError?.kind ?? 'unknown')}: ${esc(ex.transportError?.message ?? '')}</p>`;
   return `<div class="exchange">
 <div class="ex-head">Exchange #${esc(index)} · step “${esc(ex.step)}” · sent ${esc(utc(ex.startedAt))} · ${esc(ex.elapsedMs)} ms</div>

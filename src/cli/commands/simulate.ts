@@ -114,7 +114,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(personas.length > 0 ? [`  personas:      ${personas.map((p) => `${p.name} (${p.kind})`).join(', ')}`] : []),
     `  get a token:   curl -s -X POST ${shellWord(`${sim.baseUrl}/oauth2/token`)} -H 'content-type: application/json' -d ${shellWord(tokenBody)}`,
     sim.adminUrl
-      ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${sim.adminToken}` : ''}`
+      ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${argv['adminToken'] === undefined ? sim.adminToken : '(the one given with --admin-token)'}` : ''}`
       : '  admin:         off',
     ...(sim.dashboardUrl ? [`  dashboard:     ${sim.dashboardUrl}${sim.adminToken ? ' (sign in with the admin token)' : ''}`] : []),
     ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),

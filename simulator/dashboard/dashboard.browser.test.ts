@@ -1,0 +1,213 @@
+// The dashboard in a real browser: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core.
+// A request made from outside shows up in the live journal, a fault persona switched on from the page turns the
+// verdict of a conformance run red, and the page loads nothing beyond its own origin. Screenshots of each step
+// go to reports/dashboard-*.png. CI installs chromium; where it is absent the suite says why and skips.
+import { expect } from 'chai';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { packageRoot } from '../../src/spec/index.js';
+import { Client, startTest, type Harness } from '../test-support.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = join(packageRoot, 'reports');
+
+interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Requests the page tried beyond the simulator's origin (all refused). */
+  outside: string[];
+  /** Page errors, console errors and warnings (a CSP violation is one). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+async function openBrowser(origin: string): Promise<Browser> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce',
+  });
+  const outside: string[] = [];
+  const problems: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  return {
+    context, page, outside, problems,
+    async close() {
+      await context.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  // The toast fades by itself; a screenshot waits for it so it never covers the page.
+  await page.locator('#toast').waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`) });
+}
+
+describe('dashboard in headless Chromium', function () {
+  this.timeout(120_000);
+  let t: Harness;
+  let b: Browser | undefined;
+  let page: Page;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
+      this.skip();
+    }
+    t = await startTest({ records: 1000 }, false);
+    b = await openBrowser(new URL(t.sim.baseUrl).origin);
+    page = b.page;
+    await page.goto(t.sim.dashboardUrl ?? '');
+    await page.locator('#live-chip.live').waitFor({ timeout: 15_000 });
+  });
+
+  after(async () => {
+    await b?.close();
+    await t?.close();
+  });
+
+  it('shows the quick start: base URL, client, the demo secret and curl lines', async () => {
+    expect(await page.textContent('#q-base')).to.equal(t.sim.baseUrl);
+    expect(await page.textContent('#q-id')).to.equal('rdx-client');
+    expect(await page.textContent('#q-secret')).to.equal('rdx-secret');
+    expect(await page.textContent('#curl-token')).to.match(/^export RDX_ACCESS_TOKEN=\$\(curl -s -X POST \S+\/oauth2\/token/);
+    expect(await page.textContent('#curl-list')).to.include(`curl -s ${t.sim.baseUrl}/ats/job-offers`);
+    expect(await page.textContent('#h-chips')).to.include('seed 1').and.include('1,000 records').and.include('chaos off');
+  });
+
+  it('shows a request made from outside in the live journal, its bodies a click away, secrets masked', async () => {
+    const token = await t.client.login();
+    const res = await t.client.get('/ats/job-offers?reference=JO-2026-000001');
+    expect(res.status).to.equal(200);
+    const row = page.locator('#j-body tr', { hasText: '/ats/job-offers?reference=JO-2026-000001' });
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.locator('.st').textContent()).to.equal('200');
+    expect(await row.locator('.who').textContent()).to.equal('rdx-client');
+    await row.click();
+    const body = page.locator('#j-resbody');
+    await body.waitFor({ timeout: 10_000 });
+    expect(await body.textContent()).to.include('"reference": "JO-2026-000001"');
+    expect(await page.locator('#j-dbody').textContent()).to.include('Bearer ***');
+    await shot(page, 'journal');
+
+    await page.locator('#j-body tr', { hasText: '/oauth2/token' }).click();
+    await page.locator('#j-reqbody').waitFor({ timeout: 10_000 });
+    expect(await page.textContent('#j-reqbody')).to.include('"client_secret": "***"');
+    expect(await page.textContent('#j-resbody')).to.include('"access_token": "***"');
+    expect(await page.content()).to.not.include(token);
+    // The demo secret is in the quick start on purpose; the journal shows it masked.
+    expect(await page.textContent('#j-dbody')).to.not.include('rdx-secret');
+    await page.click('#j-close');
+  });
+
+  it('browses the records and follows a job offer to its jobboard activities and back', async () => {
+    await page.click('#tab-records');
+    const first = page.locator('#r-body tr').first();
+    await first.waitFor();
+    expect(await first.locator('td').first().textContent()).to.equal('JO-2026-000001');
+    const activities = first.locator('[data-link="jobboard-activities"]');
+    const count = Number(await activities.textContent());
+    expect(count).to.be.greaterThan(0);
+    await activities.click();
+    await page.locator('[data-resource="jobboard-activities"][aria-pressed="true"]').waitFor();
+    await page.locator('#r-info', { hasText: `${count} record` }).waitFor();
+    expect(await page.locator('#r-body tr').count()).to.equal(Math.min(count, 25));
+    await page.locator('#r-body tr').first().click();
+    await page.locator('#r-dbody pre').waitFor();
+    expect(await page.textContent('#r-dbody pre')).to.include('"job_offer_reference": "JO-2026-000001"');
+    await shot(page, 'records');
+    await page.locator('#r-dbody button', { hasText: 'Job offer JO-2026-000001' }).click();
+    await page.locator('[data-resource="job-offers"][aria-pressed="true"]').waitFor();
+    await page.locator('#r-info', { hasText: '1 record' }).waitFor();
+    await page.fill('#r-search', 'no record has this text');
+    await page.locator('#r-empty').waitFor({ state: 'visible' });
+  });
+
+  it('switches a fault persona on, and a conformance run turns NOT CONFORMANT, catching the clause it breaks', async () => {
+    await page.click('#tab-personas');
+    await page.fill('#p-filter', 'message');
+    const toggle = page.locator('[data-persona="missing-message"]');
+    await toggle.waitFor();
+    await toggle.check();
+    await page.locator('.chip.fault', { hasText: 'missing-message' }).waitFor({ timeout: 10_000 });
+    expect(t.sim.options.personas.map((p) => p.name)).to.deep.equal(['missing-message']);
+    await shot(page, 'personas');
+
+    await page.click('#tab-journal');
+    await page.click('#run-btn');
+    const verdict = page.locator('#verdict[data-verdict]');
+    await verdict.waitFor({ timeout: 90_000 });
+    expect(await page.textContent('#verdict-word')).to.equal('NOT CONFORMANT');
+    expect(await verdict.getAttribute('class')).to.include('fail');
+    expect(await page.locator('.clause[data-clause="ENVELOPE.MESSAGE"]').textContent()).to.include('caught');
+    const ids = await page.locator('#j-body tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(ids.length).to.be.greaterThan(100);
+    expect(new Set(ids).size, 'each request once in the journal').to.equal(ids.length);
+    await shot(page, 'verdict');
+
+    const [report] = await Promise.all([page.context().waitForEvent('page'), page.click('#report-link')]);
+    await report.locator('.verdict-word').waitFor({ timeout: 15_000 });
+    expect(await report.textContent('.verdict-word')).to.equal('NOT CONFORMANT');
+    await report.close();
+  });
+
+  it('loads nothing from outside its origin and logs no error', () => {
+    expect(b?.outside).to.deep.equal([]);
+    expect(b?.problems).to.deep.equal([]);
+  });
+});
+
+describe('dashboard behind an admin token, in headless Chromium', function () {
+  this.timeout(60_000);
+  const TOKEN = 'a-token-for-the-browser-test';
+
+  it('asks for the token, refuses a wrong one, and then goes live with it sent as a header', async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: ${CHROMIUM} is not installed`);
+      this.skip();
+    }
+    const t = await startTest({ adminToken: TOKEN, records: 100 }, false);
+    const b = await openBrowser(new URL(t.sim.baseUrl).origin);
+    const seen: string[] = [];
+    b.page.on('request', (r) => seen.push(r.url()));
+    try {
+      await b.page.goto(t.sim.dashboardUrl ?? '');
+      await b.page.locator('#login').waitFor({ state: 'visible', timeout: 10_000 });
+      await b.page.fill('#login-token', 'not-it');
+      await b.page.click('#login button[type="submit"]');
+      await b.page.locator('#login-err', { hasText: 'not the admin token' }).waitFor({ timeout: 10_000 });
+      await shot(b.page, 'login');
+      await b.page.fill('#login-token', TOKEN);
+      await b.page.click('#login button[type="submit"]');
+      await b.page.locator('#live-chip.live').waitFor({ timeout: 15_000 });
+      expect(await b.page.isVisible('#login')).to.equal(false);
+      const client = new Client(t.sim.baseUrl);
+      await client.get('/ats/job-offers');
+      await client.close();
+      await b.page.locator('#j-body tr', { hasText: '/ats/job-offers' }).waitFor({ timeout: 10_000 });
+      expect(seen.filter((u) => u.includes(TOKEN)), 'the token never goes into a URL').to.deep.equal([]);
+      expect(b.outside).to.deep.equal([]);
+      // The refused attempt logs the browser's own "401" line; nothing else may.
+      expect(b.problems.filter((p) => !/status of 401/.test(p))).to.deep.equal([]);
+    } finally {
+      await b.close();
+      await t.close();
+    }
+  });
+});
