@@ -6,17 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Journal, JournalEntry } from '../journal.js';
 
 /** What the live journal shows of a request; the bodies are one click (GET /__admin/api/journal/<id>) away. */
-export interface JournalSummary {
-  id: number;
-  at: string;
-  method: string;
-  path: string;
-  operationId: string | null;
-  /** 0: the connection was closed without an answer (chaos). */
-  status: number;
-  latencyMs: number;
-  clientId: string | null;
-}
+/** A journal entry without its headers and bodies (0 as status: the connection was closed without an answer). */
+export type JournalSummary = { id: number } & Pick<JournalEntry, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'latencyMs' | 'clientId'>;
 
 export interface HubLimits {
   maxClients: number;

@@ -6,14 +6,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolvedOptions } from '../options.js';
+import type { Summary } from '../../src/engine/run.js';
 
-export interface RunCounts {
-  total: number;
-  byVerdict: Record<string, number>;
-  byLevel: Record<string, Record<string, number>>;
-  mustFailures: number;
-  errors: number;
-}
+/** The run's summary as the engine computes it, but for the verdict, which the dashboard derives itself. */
+export type RunCounts = Omit<Summary, 'conformant'>;
 
 export interface RunView {
   /** 1, 2, … in this simulator's life. */

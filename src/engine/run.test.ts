@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from './run.js';
 import { UnreachableError } from '../errors.js';
+import { listenOnLoopback } from '../testing/loopback.js';
 
 type Answer = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -13,7 +13,6 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 /** A tiny target: a working token endpoint and one chosen answer for everything else. */
 async function target(answer: Answer): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -26,18 +25,7 @@ async function target(answer: Answer): Promise<{ url: string; close: () => Promi
       answer(req, body, res);
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 const profileFor = (baseUrl: string, timeoutMs = 2000): Profile => ({

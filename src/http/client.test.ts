@@ -1,36 +1,22 @@
 import { expect } from 'chai';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { HttpClient } from './client.js';
 import { Secrets } from './redact.js';
+import { listenOnLoopback, type LoopbackServer } from '../testing/loopback.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A loopback server that misbehaves in one chosen way per path. */
-async function hostile(handlers: Record<string, Handler>): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+async function hostile(handlers: Record<string, Handler>): Promise<LoopbackServer> {
+  return listenOnLoopback(createServer((req, res) => {
     const h = handlers[req.url ?? ''];
     if (h) h(req, res);
     else res.writeHead(404).end();
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  }));
 }
 
 describe('HttpClient against misbehaving targets', () => {
-  let target: { url: string; close: () => Promise<void> };
+  let target: LoopbackServer;
   const timers: NodeJS.Timeout[] = [];
   before(async () => {
     target = await hostile({

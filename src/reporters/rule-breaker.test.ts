@@ -4,9 +4,9 @@
 // requests without a valid token are refused properly.
 import { expect } from 'chai';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
+import { listenOnLoopback } from '../testing/loopback.js';
 
 export const CLIENT_SECRET = 'sekret-123';
 export const ACCESS_TOKEN = 'tok-abcdef-123';
@@ -16,7 +16,6 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 async function ruleBreakingTarget(): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -34,18 +33,7 @@ async function ruleBreakingTarget(): Promise<{ url: string; close: () => Promise
       return json(res, 404, { errors: [{ message: 'no such record', data: null }] });
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return listenOnLoopback(server);
 }
 
 /** A real report with MUST failures, passes, a skip and observations. */
