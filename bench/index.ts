@@ -4,10 +4,11 @@ import { pathToFileURL } from 'node:url';
 import type { BenchSection, Table } from './run.js';
 import { harnessSection } from './harness.js';
 import { simulatorSection } from './simulator.js';
+import { soakSection } from './soak.js';
 
 export type { BenchSection, Table } from './run.js';
 
-export const SECTIONS: BenchSection[] = [simulatorSection, harnessSection];
+export const SECTIONS: BenchSection[] = [simulatorSection, harnessSection, soakSection];
 
 export function formatTable(table: Table): string {
   const cells = [table.columns, ...table.rows.map((r) => r.map(String))];

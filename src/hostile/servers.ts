@@ -28,7 +28,7 @@ export const CATALOGUE: readonly HostileEntry[] = [
   { kind: 'long-content-length', description: 'Content-Length 10 on a 60-byte JSON body (the rest spills into the connection)', expect: 'verdicts' },
   { kind: 'redirect-loop', description: '307 to the same URL, every time', expect: 'verdicts' },
   { kind: 'huge-json', description: 'a valid 10 MiB JSON list page for every request', expect: 'verdicts' },
-  { kind: 'endless-pages', description: '1 MiB list pages whose next_link always points to a new page', expect: 'verdicts' },
+  { kind: 'endless-pages', description: 'writes echoed as created; every GET a 1 MiB list page whose next_link points to a new page', expect: 'verdicts' },
   { kind: 'deep-json', description: 'valid JSON nested 100,000 levels deep', expect: 'verdicts' },
   { kind: 'token-hangs', description: 'the token endpoint accepts the connection and never answers', expect: 'unreachable' },
   { kind: 'token-garbage', description: 'the token endpoint answers 200 with random bytes', expect: 'unreachable' },
@@ -39,6 +39,8 @@ export const CATALOGUE: readonly HostileEntry[] = [
 export interface HostileServer {
   readonly url: string;
   readonly kind: HostileKind;
+  /** The access token its token endpoint hands out, so a test can look for it where it must not be. */
+  readonly token: string;
   /** Requests received and body bytes written, to show the harness stopped reading. */
   readonly stats: { requests: number; bytesWritten: number };
   close(): Promise<void>;
@@ -91,7 +93,11 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
         res.write('{"message":"ok","data":[');
         const chunk = Buffer.from('0,'.repeat(32 * 1024));
         const pump = (): void => {
-          while (!res.destroyed && res.write(chunk)) stats.bytesWritten += chunk.length;
+          let more = true;
+          while (!res.destroyed && more) {
+            more = res.write(chunk);
+            stats.bytesWritten += chunk.length;
+          }
           if (!res.destroyed) res.once('drain', pump);
         };
         pump();
@@ -147,11 +153,33 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
     }
   };
 
+  /** Writes answered as a working server would, so a case's setup gets as far as its list walk. */
+  const echo = (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= 1024 * 1024) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = {};
+      }
+      const items = (Array.isArray(body) ? body : [body]).map((item, i) => (item && typeof item === 'object' && !Array.isArray(item) ? { id: stats.requests * 1_000 + i, ...item } : item));
+      const created = req.method === 'POST';
+      send(res, created ? 201 : 200, { 'content-type': 'application/json' }, JSON.stringify({ message: created ? 'created' : 'done', data: req.method === 'DELETE' ? [] : items }));
+    });
+  };
+
   const server = createServer((req, res) => {
     stats.requests += 1;
+    const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
+    if (kind === 'endless-pages' && !isToken && req.method !== 'GET') return echo(req, res);
     // The body is drained and ignored, so a request is never left half-read.
     req.resume();
-    const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
     if (isToken && kind === 'token-hangs') return;
     if (isToken && kind !== 'token-garbage' && kind !== 'html-everywhere') {
       send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600 }));
@@ -171,6 +199,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   return {
     url: origin,
     kind,
+    token,
     stats,
     close: async () => {
       for (const timer of timers) clearInterval(timer);
