@@ -88,7 +88,7 @@ describe('report.html', function () {
     ex.response.body = 'x'.repeat(200_000);
     delete ex.response.json;
     const out = htmlReport(r);
-    expect(out).to.include('cut at 64 KiB here; report.json has the whole body (200000 characters)');
+    expect(out).to.include('cut at 64 KiB here; report.json has the 200000 characters the run kept');
     expect(out.length).to.be.lessThan(htmlReport(report).length + 3 * 70_000);
   });
 

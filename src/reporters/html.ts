@@ -389,7 +389,7 @@ function prettyBody(text: string | undefined, json: unknown, contentType: string
       // Not JSON after all: shown as it came.
     }
   }
-  if (out.length > BODY_LIMIT) out = `${out.slice(0, BODY_LIMIT)}\n… cut at ${BODY_LIMIT / 1024} KiB here; report.json has the whole body (${text.length} characters)`;
+  if (out.length > BODY_LIMIT) out = `${out.slice(0, BODY_LIMIT)}\n… cut at ${BODY_LIMIT / 1024} KiB here; report.json has the ${text.length} characters the run kept`;
   return out === '' ? '<p class="muted">(empty body)</p>' : `<pre class="body">${esc(out)}</pre>`;
 }
 
