@@ -1,13 +1,10 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../src/errors.js';
 import { Chaos, chaosSettings, delay, describeChaos, parseLatency, type ChaosDecision } from './chaos.js';
 import type { JournalEntry } from './journal.js';
-import { Client, items, startTest } from './test-support.js';
+import { Client, items, runSimulate, startTest } from './test-support.js';
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function decisions(chaos: Chaos, requests: [string, string][]): (ChaosDecision | undefined)[] {
   return requests.map(([method, path]) => chaos.decide(method, path));
@@ -154,33 +151,9 @@ describe('simulator: latency and chaos', () => {
   });
 
   describe('rdx simulate flags', () => {
-    function simulate(args: string[], use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> {
-      return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [MAIN, 'simulate', '--port', '0', '--records', '10', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let started = false;
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          reject(new Error(`rdx simulate did not start or stop in time:\n${out}`));
-        }, 15_000);
-        const onOut = (chunk: Buffer): void => {
-          out += chunk.toString('utf8');
-          if (!started && out.includes('Ctrl-C')) {
-            started = true;
-            use(out).then(() => child.kill('SIGINT'), (error: unknown) => {
-              child.kill('SIGKILL');
-              reject(error as Error);
-            });
-          }
-        };
-        child.stdout.on('data', onOut);
-        child.stderr.on('data', onOut);
-        child.on('exit', (code) => {
-          clearTimeout(timer);
-          resolve({ code, out });
-        });
-      });
-    }
+    // Small and on a free port: these tests only look at the flags.
+    const simulate = (args: string[], use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> =>
+      runSimulate(['--port', '0', '--records', '10', ...args], {}, use);
 
     it('takes --latency, --error-rate and --chaos-seed, and prints where the dashboard is', async () => {
       const result = await simulate(['--latency', 'GET /ats/job-offers=1', '--latency', '0-2', '--error-rate', '1', '--chaos-seed', '5'], async (out) => {

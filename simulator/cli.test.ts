@@ -1,39 +1,9 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client } from './test-support.js';
+import { Client, runSimulate as simulate } from './test-support.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-
-/** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT. */
-function simulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'simulate', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let started = false;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`rdx simulate did not start or stop in time:\n${out}`));
-    }, 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (!started && out.includes('Ctrl-C')) {
-        started = true;
-        use(out).then(() => child.kill('SIGINT'), (error: unknown) => {
-          child.kill('SIGKILL');
-          reject(error as Error);
-        });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
 
 describe('rdx simulate', () => {
   it('prints how to use it, serves the API, and exits 0 on Ctrl-C', async () => {

@@ -1,6 +1,8 @@
 // Test helpers: a simulator on a free loopback port and a small HTTP client for it (undici, real sockets).
 import { Agent, request } from 'undici';
 import { startSimulator, type Simulator, type SimulatorOptions } from './index.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export interface ErrorItem {
   message: string;
@@ -128,4 +130,35 @@ export function items(reply: Reply): Item[] {
 /** Fills the path parameters of an operation's path template. */
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? name));
+}
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+/** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT. */
+export function runSimulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'simulate', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let started = false;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`rdx simulate did not start or stop in time:\n${out}`));
+    }, 15_000);
+    const onOut = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      if (!started && out.includes('Ctrl-C')) {
+        started = true;
+        use(out).then(() => child.kill('SIGINT'), (error: unknown) => {
+          child.kill('SIGKILL');
+          reject(error as Error);
+        });
+      }
+    };
+    child.stdout.on('data', onOut);
+    child.stderr.on('data', onOut);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
 }
