@@ -3,7 +3,7 @@
 // are a behaviour written in code are listed in IMPLEMENTED and checked against the register at start-up, so a
 // changed default stops the simulator with a clear message instead of leaving it silently different.
 import { isDeepStrictEqual } from 'node:util';
-import { interpretations, simulatorDefault } from '../src/spec/index.js';
+import { interpretations, resourceInfo, simulatorDefault } from '../src/spec/index.js';
 
 /** The outcomes the simulator answers, named as in interpretation STATUS_CODES. */
 export const OUTCOMES = [
@@ -19,8 +19,9 @@ export const IMPLEMENTED: Readonly<Record<string, unknown>> = {
   FIELD_LIMITS: 'none',
   ATTRIBUTE_VALUE_TYPE: 'string',
   ACTIVITY_STATUS_VALUES: 'free-text',
-  JOBBOARD_JOB_OFFER_REQUIRED: ['reference'],
-  USER_REQUIRED: ['mail'],
+  // The schemas enforce these; reading them here makes the start-up check compare the register with the schemas.
+  JOBBOARD_JOB_OFFER_REQUIRED: resourceInfo('jobboard-job-offer').required,
+  USER_REQUIRED: resourceInfo('user').required,
   STATES: 'none',
   STATUS_CODE_BODY_MAPPING: 'conventional',
   ATS_JOB_OFFER_ID: 'reference',

@@ -1,7 +1,6 @@
 // The common envelope, judged on every exchange of every judged case.
-import { defineCheck, fail, isFailure, isSuccess, judge, pass, show, bodyObject } from './registry.js';
-
-const DATA_KINDS = new Set(['list', 'get', 'replace', 'patch', 'attributeUpdate', 'usersReplace']);
+import { clause as clauseOf } from '../spec/index.js';
+import { defineCheck, fail, isFailure, isSuccess, judge, judgesEndpoint, pass, show, bodyObject } from './registry.js';
 
 export const jsonBody = defineCheck({
   id: 'json-body',
@@ -33,7 +32,7 @@ export const messageString = defineCheck({
   description: 'Every body of the service (all but the token endpoint) carries message as a string.',
   clauses: ['ENVELOPE.MESSAGE'],
   global: true,
-  appliesTo: (ctx) => !!bodyObject(ctx.exchange) && !!ctx.operation && ctx.operation.endpoint !== 1,
+  appliesTo: (ctx) => !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.MESSAGE', ctx),
   run: ({ exchange }) => {
     const message = bodyObject(exchange)?.['message'];
     return [judge('ENVELOPE.MESSAGE', typeof message === 'string', 'message is a string',
@@ -46,8 +45,9 @@ export const dataIsArray = defineCheck({
   description: 'A success body of a data-returning operation carries data as an array (batch: when data is present).',
   clauses: ['ENVELOPE.DATA_IS_ARRAY'],
   global: true,
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) && !!ctx.operation &&
-    (DATA_KINDS.has(ctx.operation.kind) || (ctx.operation.kind === 'batchCreate' && 'data' in (bodyObject(ctx.exchange) ?? {}))),
+  // Batch variant 1 ({message} only) carries no data; every other data-returning success must.
+  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.DATA_IS_ARRAY', ctx) &&
+    (ctx.operation?.kind !== 'batchCreate' || 'data' in (bodyObject(ctx.exchange) ?? {})),
   run: ({ exchange }) => {
     const data = bodyObject(exchange)?.['data'];
     return [judge('ENVELOPE.DATA_IS_ARRAY', Array.isArray(data), 'data is an array',
@@ -62,7 +62,7 @@ export const errorBody = defineCheck({
   global: true,
   appliesTo: (ctx) => isFailure(ctx.exchange) && !!ctx.operation,
   run: ({ exchange, operation }) => {
-    const clause = operation?.endpoint === 1 ? 'AUTH.TOKEN_FAILURE' : 'ENVELOPE.ERROR_BODY';
+    const clause = operation && clauseOf('AUTH.TOKEN_FAILURE').endpoints.includes(operation.endpoint) ? 'AUTH.TOKEN_FAILURE' : 'ENVELOPE.ERROR_BODY';
     const body = bodyObject(exchange);
     const status = exchange.response?.status;
     if (!body) return [fail(clause, `status ${status}: the failure body is not a JSON object (${show(exchange.response?.body.slice(0, 80))})`)];
@@ -98,8 +98,7 @@ export const nextLink = defineCheck({
   description: 'A list response carries meta.next_link (a string, or the end value on the last page).',
   clauses: ['ENVELOPE.NEXT_LINK'],
   global: true,
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) &&
-    (ctx.operation?.kind === 'list' || ctx.operation?.kind === 'usersReplace'),
+  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.NEXT_LINK', ctx),
   run: ({ exchange }) => {
     const meta = bodyObject(exchange)?.['meta'];
     const ok = !!meta && typeof meta === 'object' && 'next_link' in meta &&

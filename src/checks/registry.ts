@@ -62,6 +62,10 @@ export function bodyObject(ex: Exchange): Record<string, unknown> | undefined {
   return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 }
 
+/** Whether the clause register says `clauseId` applies to the exchange's endpoint (spec/clauses.yaml `endpoints`). */
+export const judgesEndpoint = (clauseId: string, ctx: CheckContext): boolean =>
+  !!ctx.operation && clauseOf(clauseId).endpoints.includes(ctx.operation.endpoint);
+
 export const isSuccess = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 200 && ex.response.status < 300;
 export const isFailure = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 400;
 
