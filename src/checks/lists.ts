@@ -1,6 +1,6 @@
 // Filters and pagination, judged over every record of a walk through meta.next_link.
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
 import { bodyObject, defineCheck, fail, judge, pass, show, type CheckContext } from './registry.js';
 
 /** Every record of every page of the step, in order. */

@@ -12,7 +12,8 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from './results.js';
+import type { CaseResult, Observation, ResidueEntry } from '../core/results.js';
+import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
 
@@ -27,8 +28,11 @@ export interface RunOptions {
   baseline?: string;
   /** The container image the target was started from (rdx run --image), for the report. */
   image?: string;
-  /** Options for the bundled simulator when the profile has no base URL. */
-  simulator?: Record<string, unknown>;
+  /**
+   * Starts the target when the profile has no base URL: the composition roots pass the bundled simulator
+   * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
+   */
+  simulator?: StartEmbeddedTarget;
 }
 
 export interface InterpretationProfile {
@@ -98,10 +102,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let clientSecret = profile.clientSecret;
   if (!target) {
     // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
-    const { startSimulator } = await import('../../simulator/index.js');
+    if (!options.simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
     clientId = 'rdx-embedded';
     clientSecret = randomBytes(18).toString('base64url');
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: profile.seed, clientId, clientSecret, ...(options.simulator ?? {}) });
+    const sim = await options.simulator({ seed: profile.seed, clientId, clientSecret });
     target = sim.baseUrl;
     closeSimulator = () => sim.close();
     // The simulator can mint a token that has already expired, so the expiry case runs without waiting an hour.

@@ -11,8 +11,9 @@ import type { HttpClient, OutgoingRequest } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import type { CaseDef, ExpectDef, StepDef } from './suite.js';
-import { TemplateError, readPath, resolve, type GenerationContext, type Vars } from './template.js';
-import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from './results.js';
+import { readPath } from '../core/paths.js';
+import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
+import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from '../core/results.js';
 
 export interface RunnerDeps {
   profile: Profile;

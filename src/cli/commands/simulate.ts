@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../../simulator/personas/index.js';
+import { conformanceRunner } from '../compose.js';
 
 const ENV_ID = 'RDX_SIM_CLIENT_ID';
 const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';
@@ -95,6 +96,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     clientId,
     clientSecret,
     personas,
+    conformance: conformanceRunner(),
   });
   const { options } = sim;
   const secretText = options.clientSecret === DEFAULT_CLIENT_SECRET
