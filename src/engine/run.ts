@@ -115,7 +115,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const http = new HttpClient({
+    // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
+    origins: originsOf(baseUrl, tokenUrl),
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
@@ -123,7 +126,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
   });
-  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const grantType = profile.declared['grantType'] === 'omit' ? null : String(profile.declared['grantType'] ?? 'client_credentials');
   const credentials = { clientId, clientSecret, grantType };
   const tokens = new TokenProvider(http, tokenUrl, credentials, secrets, expiresInUnit(profile));
@@ -185,6 +187,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
+}
+
+function originsOf(...urls: string[]): string[] {
+  return urls.map((url) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+    }
+  });
 }
 
 async function loadFactories(): Promise<{ createFaker: (seed: number) => GenerationContext['faker']; factories: Record<string, Factory> }> {
