@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- finding control characters is what this module is for */
 // Consoles stay clean: a target whose messages carry terminal control sequences (clear screen, window title, OSC 8
 // hyperlink, bell, a C1 CSI, bidi overrides) must not get them onto the console through any reporter, while the
 // JSON report keeps the text exactly, as JSON escapes.

@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- finding control characters is what this module is for */
 // Text that came from a target (messages, reasons, values) is shown on a terminal only through escapeTerminal: a
 // hostile target could otherwise clear the screen, retitle the window, plant hyperlinks (OSC 8), ring the bell or
 // rewrite earlier lines. JSON output needs none of this: JSON.stringify already writes control characters as
