@@ -3,7 +3,9 @@
 // each other again. Tests and benchmarks may assemble anything, like a composition root; the code they test may not.
 const layer = {
   specModel: '^src/(spec|data)/',
-  core: '^src/(core/|errors[.]ts$|version[.]ts$)',
+  // src/reporters/terminal.ts (escapeTerminal) imports nothing and is used from errors.ts up; its path is a shared
+  // contract between branches, so it counts as core where it is.
+  core: '^src/(core/|errors[.]ts$|version[.]ts$|reporters/terminal[.]ts$)',
   http: '^src/http/',
   config: '^src/config/',
   checks: '^src/checks/',

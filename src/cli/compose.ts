@@ -4,7 +4,7 @@
 // Each side is imported only when used, so a simulator that is never asked to run stays light, and the reverse.
 import type { ConformanceRunner } from '../core/conformance.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
-import type { SimulatorOptions } from '../../simulator/options.js';
+import type { Simulator, SimulatorOptions } from '../../simulator/index.js';
 
 /** Simulator options a run may add to the embedded one (personas, page size, …); the run owns the rest. */
 export type EmbeddedSimulatorOptions = Omit<SimulatorOptions, 'host' | 'port' | 'seed' | 'clientId' | 'clientSecret'>;
@@ -15,6 +15,12 @@ export function embeddedSimulator(options: EmbeddedSimulatorOptions = {}): Start
     const { startSimulator } = await import('../../simulator/index.js');
     return startSimulator({ ...options, host: '127.0.0.1', port: 0, seed, clientId, clientSecret });
   };
+}
+
+/** The simulator with the harness behind its dashboard's "Run conformance" (what `rdx simulate` starts). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const { startSimulator: start } = await import('../../simulator/index.js');
+  return start({ conformance: conformanceRunner(), ...options });
 }
 
 /** The dashboard's "Run conformance": the whole harness against the simulator as it is configured at that moment. */

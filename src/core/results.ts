@@ -29,7 +29,9 @@ export interface Exchange {
 }
 
 export type TransportErrorKind =
-  | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other';
+  | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other'
+  /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
+  | 'foreign-origin';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

@@ -390,6 +390,8 @@ export class Runner {
         break;
       }
       if (seen.has(next)) break; // a loop: walk-exactly-once reports it, since the last page still points on
+      // Another origin: never requested (the HTTP client would refuse it anyway); next-link-same-origin reports it.
+      if (!this.deps.http.allows(next) || new URL(next).origin !== new URL(current.request.url).origin) break;
       seen.add(next);
       current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
       pages.push(current);
