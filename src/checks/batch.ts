@@ -20,7 +20,8 @@ export function batchVariant(ex: Exchange): { variant: 1 | 2 | 3 | 4 } | { none:
   if (hasErrors && !Array.isArray(body['errors'])) return { none: `errors is ${show(body['errors'], 60)}, not an array` };
   if (hasData && hasErrors) return { variant: 3 };
   if (hasData) return { variant: 2 };
-  if (hasErrors) return { variant: 4 };
+  // An error body says what failed: errors without data and without a single error item is neither it nor {message}.
+  if (hasErrors) return (body['errors'] as unknown[]).length > 0 ? { variant: 4 } : { none: 'errors is empty and there is no data: neither {message} only nor an error body' };
   return { variant: 1 };
 }
 
@@ -90,7 +91,7 @@ export const partialSuccess = defineCheck({
 
 export const storeHolds = defineCheck({
   id: 'store-holds',
-  description: 'Read back from the store (every record of the step, every page): each value of `present` is found at `field` (a dotted path, `*` for every array item) and none of `absent`.',
+  description: 'Read back from the store (every record of the step, every page): each value of `present` is found at `field` (a dotted path, `*` for every array item), at least one of `anyOf` when given, and none of `absent`.',
   clauses: ['BATCH.PARTIAL_SUCCESS', 'REQUEST.REQUIRED_ON_CREATE', 'REQUEST.OPTIONAL_FIELDS_ACCEPTED'],
   run: (ctx) => {
     const clause = typeof ctx.args['clause'] === 'string' ? ctx.args['clause'] : 'BATCH.PARTIAL_SUCCESS';
@@ -98,11 +99,12 @@ export const storeHolds = defineCheck({
     const found = new Set(walkRecords(ctx.stepExchanges).flatMap((r) => valuesAt(r, field)).map((v) => String(v)));
     const present = [ctx.args['present'] ?? []].flat().map(String);
     const absent = [ctx.args['absent'] ?? []].flat().map(String);
-    const missing = present.filter((v) => !found.has(v));
+    const anyOf = [ctx.args['anyOf'] ?? []].flat().map(String);
+    const missing = [...present.filter((v) => !found.has(v)), ...(anyOf.length && !anyOf.some((v) => found.has(v)) ? [`one of ${anyOf.join(', ')}`] : [])];
     const stored = absent.filter((v) => found.has(v));
     const status = ctx.exchange.response?.status;
     const problems = [
-      missing.length ? `${missing.length} of ${present.length} item(s) that were valid are not stored (${field} ${show(missing.slice(0, 3))})` : '',
+      missing.length ? `${missing.length} item(s) that were valid are not stored (${field} ${show(missing.slice(0, 3))})` : '',
       stored.length ? `${stored.length} item(s) that were invalid are stored (${field} ${show(stored.slice(0, 3))})` : '',
     ].filter(Boolean);
     return [problems.length ? fail(clause, `read back (status ${status}): ${problems.join('; ')}`)
