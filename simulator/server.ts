@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { operations, type Operation } from '../src/spec/index.js';
-import { bearerToken, type TokenStore } from './auth.js';
+import { bearerToken, type Evictions, type TokenStore } from './auth.js';
 import { RETRY_AFTER_SECONDS, delay, type Chaos, type ChaosDecision } from './chaos.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
 import { SimError, errorBody } from './envelope.js';
@@ -116,6 +116,12 @@ function mediaType(header: string | undefined): string {
 
 function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** The journal's note on a token request that made room for its token. */
+function evictionNote(e: Evictions, cap: number): string {
+  const parts = [e.expired ? `${e.expired} expired token(s)` : '', e.live ? `${e.live} live token(s), the oldest (none had expired)` : ''].filter(Boolean);
+  return `The token store was full (${cap} tokens): evicted ${parts.join(' and ')} to make room.`;
 }
 
 const CHALLENGE = 'Bearer realm="rdx"';
@@ -424,6 +430,8 @@ export class Pipeline {
 
   private write(ctx: RequestContext, raw: RawResponse | 'sent', started: number, arrivedAt: number): void {
     const { res, req } = ctx;
+    const isToken = ctx.operation?.kind === 'token';
+    const evicted = isToken ? this.state.tokens.takeEvictions() : undefined;
     if (raw !== 'sent' && !res.headersSent && !res.destroyed) {
       raw.headers['content-length'] = String(Buffer.byteLength(raw.body));
       res.writeHead(raw.status, raw.headers);
@@ -440,7 +448,8 @@ export class Pipeline {
       rawHeaders: req.rawHeaders,
       requestBody: ctx.rawBody,
       responseBody: raw === 'sent' ? undefined : raw.body,
-    }, ctx.operation?.kind === 'token');
+      ...(evicted ? { note: evictionNote(evicted, this.state.tokens.cap) } : {}),
+    }, isToken);
     this.state.journaled?.();
   }
 }
