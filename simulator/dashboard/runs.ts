@@ -39,6 +39,8 @@ export interface RunHost {
   baseUrl(): string;
   seed(): number;
   expiredToken(): string;
+  /** The {id} of a seeded ATS job offer (fixtures.atsJobOfferIds of the run). */
+  atsJobOfferFixtureIds(): string[];
   /** Whether latency or chaos is on. */
   chaos(): boolean;
   /** Told whenever a run starts or ends. */
@@ -117,7 +119,9 @@ export class Runs {
         import('../../src/engine/run.js'), import('../../src/config/profile.js'), import('../../src/reporters/files.js'),
       ]);
       // What a vendor behaving like the active variants would declare, so their readings are compared, not guessed.
-      const declared = Object.assign({}, ...options.personas.filter((p) => p.kind === 'variant').map((p) => p.declared ?? {})) as Record<string, unknown>;
+      const variants = options.personas.filter((p) => p.kind === 'variant');
+      const declared = Object.assign({}, ...variants.map((p) => p.declared ?? {})) as Record<string, unknown>;
+      const idSource = variants.find((p) => p.profile?.atsJobOfferIdSource)?.profile?.atsJobOfferIdSource;
       const { report } = await runConformance({
         profile: {
           ...defaults(),
@@ -126,7 +130,11 @@ export class Runs {
           clientSecret: options.clientSecret,
           seed: this.host.seed(),
           declared,
-          fixtures: { expiredToken: this.host.expiredToken() },
+          ...(idSource ? { atsJobOfferIdSource: idSource } : {}),
+          // The dashboard's run is complete: the simulator names a seeded job offer, and its data is the simulator's
+          // own, thrown away or reset at will, so the irreversible tier runs too.
+          fixtures: { expiredToken: this.host.expiredToken(), atsJobOfferIds: this.host.atsJobOfferFixtureIds() },
+          allowIrreversible: true,
         },
         reporter: 'none',
       });

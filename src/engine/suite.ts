@@ -35,7 +35,7 @@ export interface StepDef {
   paginate?: { maxPages?: number };
   expect?: ExpectDef | ExpectDef[];
   capture?: Record<string, string>;
-  observe?: Record<string, string | { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
+  observe?: Record<string, string | { from?: string; includes?: unknown; equals?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
 }
 
 export interface CaseDef {

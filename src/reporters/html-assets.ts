@@ -37,6 +37,8 @@ th { text-align: left; font-weight: 600; }
 .verdict-word { font-size: 26px; font-weight: 700; letter-spacing: .02em; }
 .verdict.v-pass .verdict-word { color: var(--pass); }
 .verdict.v-fail .verdict-word { color: var(--fail); }
+.verdict.v-incomplete, .verdict.v-known { border-left-color: var(--warn); background: #fffaf0; }
+.verdict.v-incomplete .verdict-word, .verdict.v-known .verdict-word { color: var(--warn); }
 .verdict-why { color: var(--ink); }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 2px 24px; margin: 14px 0 0; }
 .facts div { display: flex; gap: 8px; min-width: 0; padding: 3px 0; border-bottom: 1px dotted var(--rule); }
