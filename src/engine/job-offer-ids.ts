@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { HttpClient } from '../http/client.js';
 import type { AtsJobOfferIdSource } from '../config/profile.js';
-import type { Unlock } from './results.js';
+import type { Unlock } from '../core/results.js';
 
 /** The profile key, as the "To complete this certification" list names it. */
 export const ID_SOURCE_KEY = 'atsJobOfferIdSource';

@@ -16,22 +16,8 @@ import { junitXml } from '../reporters/junit.js';
 import { writeBaseline } from './baseline.js';
 import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
 import { exitCodeOf, runConformance, summarise, type RunOptions, type RunReport } from './run.js';
-import type { CaseResult } from './results.js';
-
-/** A documented optional field ("Required: no") refused on create: a MUST failure, never a skip. */
-const refusesReference3: Persona = {
-  name: 'refuses-reference-3',
-  kind: 'fault',
-  description: 'Refuses a job offer create that carries reference_3, a documented optional field.',
-  hooks: {
-    beforeHandler(ctx) {
-      if (ctx.operation?.operationId === 'batchCreateJobOffers' && Array.isArray(ctx.body)
-        && ctx.body.some((i) => (i as Record<string, unknown> | null)?.['reference_3'] !== undefined)) {
-        return errorReply('validation', 'reference_3 is not accepted.');
-      }
-    },
-  },
-};
+import type { CaseResult } from '../core/results.js';
+import { embeddedSimulator } from '../cli/compose.js';
 
 /** Every job offer create refused: the prerequisite of every {id} case fails. */
 const refusesJobOffers: Persona = {
@@ -47,7 +33,7 @@ const refusesJobOffers: Persona = {
 
 const embedded = (options: Omit<Partial<RunOptions>, 'profile'> & { personas?: Persona[]; profile?: Partial<Profile> } = {}) => {
   const { personas, profile, ...rest } = options;
-  return runConformance({ reporter: 'none', ...rest, profile: { ...defaults(), ...profile }, simulator: personas ? { personas } : {} });
+  return runConformance({ reporter: 'none', ...rest, profile: { ...defaults(), ...profile }, simulator: embeddedSimulator(personas ? { personas } : {}) });
 };
 
 const byId = (report: RunReport, id: string): CaseResult => {
@@ -73,7 +59,7 @@ describe('run verdicts', function () {
   });
 
   it('fails a case whose setup step breaks a MUST clause (a documented optional field refused), instead of skipping it', async () => {
-    const { report, exitCode } = await embedded({ personas: [refusesReference3] });
+    const { report, exitCode } = await embedded({ personas: [personaByName('optional-field-refused') as Persona] });
     expect(report.summary.verdict).to.equal('NOT_CONFORMANT');
     expect(exitCode).to.equal(EXIT.MUST_FAILED);
     // Cases that create a job offer with reference_3 in a setup step fail there, under the clause the create broke.
@@ -257,7 +243,7 @@ describe('run verdicts', function () {
       }));
       try {
         const { HttpClient } = await import('../http/client.js');
-        const http = new HttpClient({ timeoutMs: 2000, maxResponseBytes: 1 << 20, retries: 0, insecure: false });
+        const http = new HttpClient({ timeoutMs: 2000, maxResponseBytes: 1 << 20, retries: 0, insecure: false, origins: [lookup.url] });
         const ids = new JobOfferIds({ url: `${lookup.url}/ids?reference={reference}` }, { baseUrl: `${lookup.url}/api`, http, token: async () => 'tok-1' });
         expect(await ids.learn('R 1')).to.deep.equal({ id: '4711' });
         expect(ids.get('R 1')).to.equal('4711');

@@ -1,7 +1,7 @@
 // The verdict of a whole run, and what would complete it. A certifier signs this line, so it never reads CONFORMANT
 // while a MUST case went unjudged (INCOMPLETE), while baselined MUST failures are excused (KNOWN_FAILURES), or
 // while a MUST case failed (NOT_CONFORMANT). docs/verdicts.md is the user's side of this file.
-import type { CaseResult, Unlock } from './results.js';
+import type { CaseResult, Unlock } from '../core/results.js';
 
 export type RunVerdict = 'CONFORMANT' | 'INCOMPLETE' | 'KNOWN_FAILURES' | 'NOT_CONFORMANT';
 
@@ -21,8 +21,8 @@ export interface NotRun {
   unlock: Unlock;
 }
 
-/** How a run's verdict word is written for people (headline, console, JUnit, HTML). */
-export const VERDICT_TEXT: Record<RunVerdict, string> = {
+/** How a run's verdict word is written for people (headline, console, JUnit, HTML, badge, diff). */
+export const VERDICT_WORDS: Record<RunVerdict, string> = {
   CONFORMANT: 'CONFORMANT',
   INCOMPLETE: 'INCOMPLETE',
   KNOWN_FAILURES: 'KNOWN FAILURES',
@@ -68,7 +68,7 @@ export interface VerdictInputs {
 }
 
 /** Worst first: a failure outweighs a gap, a gap outweighs an excused failure. */
-export function runVerdict(s: VerdictInputs): RunVerdict {
+export function decideVerdict(s: VerdictInputs): RunVerdict {
   if (s.mustFailures > 0 || s.errors > 0 || (s.failOn === 'should' && s.shouldWarnings > 0)) return 'NOT_CONFORMANT';
   if (s.unjudgedMust > 0) return 'INCOMPLETE';
   if (s.knownFailures > 0) return 'KNOWN_FAILURES';
@@ -84,5 +84,5 @@ export function verdictLine(s: VerdictInputs & { verdict: RunVerdict }): string 
   if (s.unjudgedMust) parts.push(`${s.unjudgedMust} MUST case(s) not judged`);
   if (s.knownFailures) parts.push(`${s.knownFailures} known failure(s) excused by the baseline`);
   if (!parts.length) parts.push('every MUST case judged and passed');
-  return `${VERDICT_TEXT[s.verdict]}: ${parts.join(', ')}`;
+  return `${VERDICT_WORDS[s.verdict]}: ${parts.join(', ')}`;
 }

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { InterpretationProfile } from '../engine/run.js';
-import type { CaseResult, Exchange } from '../engine/results.js';
+import type { CaseResult, Exchange } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { VERDICT_RANK, type Report } from './merge.js';
-import { VERDICT_TEXT } from '../engine/verdict.js';
+import { VERDICT_WORDS } from '../engine/verdict.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
 const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
@@ -85,7 +85,7 @@ export function htmlReport(report: Report): string {
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
   const s = report.summary;
-  const title = `${VERDICT_TEXT[s.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
+  const title = `${VERDICT_WORDS[s.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${sha256(STYLE)}'`,
@@ -173,7 +173,7 @@ function header(report: Report): string {
   }
   return `<header>
 <h1>RDX conformance report</h1>
-<div class="verdict v-${v}"><div class="verdict-word">${esc(VERDICT_TEXT[s.verdict])}</div><div class="verdict-why">${esc(why)}</div></div>
+<div class="verdict v-${v}"><div class="verdict-word">${esc(VERDICT_WORDS[s.verdict])}</div><div class="verdict-why">${esc(why)}</div></div>
 <dl class="facts">${facts.join('')}</dl>
 ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 ${countsTable(report)}

@@ -1,7 +1,7 @@
 // JUnit XML: one testsuite per suite file, one testcase per case; a failure's message names the clause.
 import type { RunReport } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
-import { VERDICT_TEXT } from '../engine/verdict.js';
+import type { CaseResult } from '../core/results.js';
+import { VERDICT_WORDS } from '../engine/verdict.js';
 
 const escape = (s: string): string =>
   s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)
@@ -67,7 +67,7 @@ function verdictSuite(report: RunReport): string {
     ['verdict', s.verdict], ['conformant', String(s.conformant)], ['unjudgedMust', String(s.unjudgedMust)], ['failOn', s.failOn],
     ...s.toComplete.map((t, i) => [`toComplete.${i}`, `${t.unlock}: ${t.how} (${t.cases.join(', ')})`]),
   ].map(([k, v]) => `      <property name="${escape(k ?? '')}" value="${escape(v ?? '')}"/>`);
-  const open = `    <testcase classname="rdx-conformance" name="${escape(`verdict: ${VERDICT_TEXT[s.verdict]}`)}" time="0.000"`;
+  const open = `    <testcase classname="rdx-conformance" name="${escape(`verdict: ${VERDICT_WORDS[s.verdict]}`)}" time="0.000"`;
   const detail = s.toComplete.map((t) => `${t.unlock}: ${t.how}\n  ${t.cases.join(', ')}`).join('\n');
   const testcase = s.verdict === 'INCOMPLETE'
     ? `${open}>\n      <failure type="INCOMPLETE" message="${escape(`${s.unjudgedMust} MUST case(s) not judged; to complete this certification:`)}">${escape(detail)}</failure>\n    </testcase>`

@@ -36,7 +36,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   };
   const written = writeReportFiles(report, out, outputs);
   if (files.length > 1) process.stderr.write(`Merged ${files.length} reports${report.missingShards?.length ? `; missing shard(s): ${report.missingShards.join(', ')}` : ''}\n`);
-  process.stderr.write(verdictSummary(report.summary));
+  process.stderr.write(`${verdictSummary(report.summary)}\n`);
   process.stderr.write(`Reports: ${written.files.join(', ')}\n`);
   if (written.bundle) process.stderr.write(`Bundle: ${written.bundle.file}\n  sha256 ${written.bundle.sha256}\n  manifest.json sha256 ${written.bundle.manifestSha256} (publish this to pin the bundle; rdx verify prints it)\n`);
   // The exit code of the verdict, as rdx run gives it: a gate may run on the merged report.

@@ -7,6 +7,7 @@ import { EXIT, UsageError } from '../../errors.js';
 /** Exit code when a file does not match its manifest entry (the bundle is well formed but not to be trusted). */
 const MISMATCH = 1;
 import { verifyBundle } from '../../reporters/bundle.js';
+import { escapeTerminal } from '../../reporters/terminal.js';
 
 export function builder(y: Argv): Argv {
   return y
@@ -36,7 +37,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const verdict = m.run?.verdict ? `, verdict ${m.run.verdict}${m.run.unjudgedMust ? ` (${m.run.unjudgedMust} MUST case(s) not judged)` : ''}` : '';
   const about = `harness ${m.harness.version}, spec ${m.spec.hash.slice(0, 12)}, run ${m.run?.id ?? '?'}${verdict}, created ${m.createdAt}`;
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`MISMATCH ${p}\n`);
+    for (const p of problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
     process.stderr.write(`rdx verify: ${file}: ${problems.length} problem(s); do not trust this bundle (${about})\n`);
     return MISMATCH;
   }
