@@ -16,6 +16,7 @@ import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
 import { seedStore, type SeedCounts } from './seed.js';
 import { Pipeline, type PipelineState } from './server.js';
+import { atsJobOfferFixtureIds } from './personas/index.js';
 import { Store } from './store.js';
 
 export type { SimulatorOptions, ResolvedOptions } from './options.js';
@@ -52,6 +53,8 @@ export interface Simulator {
   reseed(seed: number, records: number): SeedCounts;
   /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
   expiredToken(): string;
+  /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
+  atsJobOfferFixtureIds(): string[];
 }
 
 function urlHost(host: string): string {
@@ -225,5 +228,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     reseed,
     expiredToken: admin.expiredToken,
+    atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(store, state.options.personas),
   };
 }

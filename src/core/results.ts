@@ -72,12 +72,20 @@ export interface CaseResult {
    */
   verdict: Verdict;
   reason?: string;
+  /** A skip: what would let the case run (a flag, a profile key, a fixture, or the failed case it waits for). */
+  unlock?: Unlock;
   assertions: Assertion[];
   observations: Observation[];
   exchanges: Exchange[];
   durationMs: number;
   /** Known failure from a baseline file: reported, but not counted against the exit code. */
   baseline?: { reason: string; expires?: string };
+}
+
+/** What lets an unjudged case run: `unlock` names it (--allow-irreversible, fixtures.atsJobOfferIds, …), `how` says what to do. */
+export interface Unlock {
+  unlock: string;
+  how: string;
 }
 
 export type Tier = 'read-only' | 'reversible' | 'irreversible';

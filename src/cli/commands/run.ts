@@ -1,7 +1,8 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
 import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
-import { runConformance } from '../../engine/run.js';
+import { exitCodeOf, runConformance } from '../../engine/run.js';
+import { verdictSummary } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
@@ -33,7 +34,9 @@ export function builder(y: Argv): Argv {
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
-    .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, but they do not fail the run; a stale entry is an error' })
+    .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
+    .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })
+    .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, and the verdict is KNOWN_FAILURES (exit 0), never CONFORMANT; a stale entry or a TODO reason is an error' })
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
     .option('report-dir', { type: 'string', default: 'reports', describe: 'Where reports/<run-id>/ and reports/latest go' })
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
@@ -71,12 +74,13 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     reporter: reporterName === 'rdx' ? ConsoleReporter : reporterName,
     debug: argv['debug'] === true,
     bail: Boolean(argv['bail']),
+    failOn: argv['failOn'] === 'should' ? 'should' : 'must',
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
     ...(container ? { image: container.image } : {}),
     simulator: embeddedSimulator(),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
-  const { report, exitCode } = container
+  const { report } = container
     ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
     : await conform(profile);
   if (typeof argv['updateBaseline'] === 'string') {
@@ -89,16 +93,14 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (b.unexpectedPasses.length) say(`Baseline: ${b.unexpectedPasses.length} known failure(s) now pass, remove them: ${b.unexpectedPasses.join(', ')}`);
     if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
-  const s = report.summary;
-  const counts = Object.entries(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
-  say(`\n${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} (${s.mustFailures} MUST failure(s), ${s.errors} error(s))`);
+  say(`\n${verdictSummary(report.summary)}`);
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
     say(`Reports: ${written.files.join(', ')}`);
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
   }
-  return exitCode;
+  return exitCodeOf(report.summary, argv['allowIncomplete'] === true);
 }
 
 function positive(value: unknown, flag: string): number {
