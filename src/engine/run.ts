@@ -12,7 +12,7 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from './results.js';
+import { verdictOf, type CaseResult, type Observation, type ResidueEntry } from './results.js';
 import { harnessVersion } from '../version.js';
 import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
@@ -30,7 +30,14 @@ export interface RunOptions {
   image?: string;
   /** Options for the bundled simulator when the profile has no base URL. */
   simulator?: Record<string, unknown>;
+  /** Whole-run time limit in ms (rdx run --deadline): cases not finished by then are "not run (deadline)". */
+  deadlineMs?: number;
+  /** Aborted on SIGINT or SIGTERM: the cases left are "not run (interrupted)", and the report is still made. */
+  interrupt?: AbortSignal;
 }
+
+/** Why a run stopped before its last case: the reason of every case it did not run starts "not run (<reason>)". */
+export type StopReason = 'deadline' | 'interrupted';
 
 export interface InterpretationProfile {
   id: string;
@@ -53,6 +60,8 @@ export interface RunReport {
     runTag: string;
     target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
+    /** Present when the run was stopped early: the report holds every case, those not run as skip. */
+    stopped?: { reason: StopReason; at: string; notRun: number };
   };
   summary: Summary;
   cases: CaseResult[];
@@ -81,6 +90,18 @@ export function newRunId(now = new Date()): string {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
+  // One switch for both ways a run is stopped early; its reason says which came first.
+  const halt = new AbortController();
+  let stoppedAt: Date | undefined;
+  const stop = (reason: StopReason): void => {
+    if (halt.signal.aborted) return;
+    stoppedAt = new Date();
+    halt.abort(reason);
+  };
+  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stop('deadline'), options.deadlineMs);
+  const onInterrupt = (): void => stop('interrupted');
+  if (options.interrupt?.aborted) onInterrupt();
+  options.interrupt?.addEventListener('abort', onInterrupt);
   let all: CaseDef[];
   try {
     all = loadSuites(options.suiteFiles);
@@ -123,6 +144,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
+    halt: halt.signal,
     insecure: profile.http.insecure,
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
@@ -136,7 +158,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       await tokens.token();
     } catch (error) {
       const ex = error instanceof TokenError ? error.exchange : undefined;
-      throw new UnreachableError(ex?.transportError
+      // Stopped before the first case: that says nothing of the target, and every case is reported as not run.
+      if (!halt.signal.aborted) throw new UnreachableError(ex?.transportError
         ? `cannot reach the target: ${secrets.scrub((error as Error).message)}`
         : `no token could be obtained: ${secrets.scrub((error as Error).message)}`);
     }
@@ -159,7 +182,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const o = applyBaseline([r], baseline);
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
-    }, (text) => secrets.scrub(text));
+    }, (text) => secrets.scrub(text), halt.signal);
 
     const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
     const finishedAt = new Date();
@@ -176,6 +199,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         runTag,
         target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
         options: JSON.parse(secrets.scrub(JSON.stringify({ profile: redactedProfile(profile), filters: options.filters ?? {} }))) as Record<string, unknown>,
+        ...(stoppedAt ? { stopped: { reason: halt.signal.reason as StopReason, at: stoppedAt.toISOString(), notRun: cases.filter(notRun).length } } : {}),
       },
       summary: summarise(cases),
       cases,
@@ -185,10 +209,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
     return { report, exitCode: exitCodeOf(report.summary) };
   } finally {
+    clearTimeout(deadline);
+    options.interrupt?.removeEventListener('abort', onInterrupt);
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
 }
+
+/** A case the run did not get to (or could not finish) because it was stopped: unjudged, never a pass. */
+export const notRun = (c: CaseResult): boolean => c.verdict === 'skip' && /^not run \((deadline|interrupted)\)/.test(c.reason ?? '');
 
 function originsOf(...urls: string[]): string[] {
   return urls.map((url) => {
@@ -240,7 +269,9 @@ export function summarise(cases: CaseResult[]): Summary {
   }
   const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
   const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
-  return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 };
+  // A case a stopped run did not get to was not judged: the run cannot read conformant.
+  const unrun = cases.filter(notRun).length;
+  return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 && unrun === 0 };
 }
 
 export function exitCodeOf(summary: Summary): number {
@@ -258,9 +289,17 @@ function implementationProfile(cases: CaseResult[], profile: Profile): Interpret
   }));
 }
 
+/** The result of a case the run did not get to. */
+function unrunCase(c: CaseDef, reason: string): CaseResult {
+  return {
+    id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+    file: `${c.file}:${c.line}`, verdict: 'skip', reason: `not run (${reason})`, assertions: [], observations: [], exchanges: [], durationMs: 0,
+  };
+}
+
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
 async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,
-  scrub: (text: string) => string): Promise<void> {
+  scrub: (text: string) => string, halt: AbortSignal): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as string, bail: !!options.bail, timeout: 0 });
   // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
@@ -277,7 +316,15 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
     suite.addTest(new Mocha.Test(shown(`[${c.level}] ${c.id}: ${c.title}`), async function (this: Mocha.Context) {
       let r: CaseResult;
       try {
-        r = await runner.runCase(c);
+        r = halt.aborted ? unrunCase(c, String(halt.reason)) : await runner.runCase(c);
+        // Stopped while it ran: what it judged before the stop stands (a failure stays a failure); a case with no
+        // failure yet is unjudged, not passed, and its cut-off requests are no error of the target's.
+        if (halt.aborted && (r.verdict === 'error' || r.verdict === 'skip') && /the run was stopped/.test(r.reason ?? '')) {
+          r = r.assertions.some((a) => !a.passed)
+            ? { ...r, verdict: verdictOf(c.level, r.assertions), reason: `stopped (${String(halt.reason)}) before it finished; judged on what it saw` }
+            : { ...r, verdict: 'skip', reason: `not run (${String(halt.reason)}): stopped while it ran` };
+        }
+        runner.results.set(c.id, r);
       } catch (error) {
         // A case the harness itself failed on is an error in the report: left out, the run could read conformant.
         r = {

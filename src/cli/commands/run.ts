@@ -31,6 +31,7 @@ export function builder(y: Argv): Argv {
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
     .option('report-dir', { type: 'string', default: 'reports', describe: 'Where reports/<run-id>/ and reports/latest go' })
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
+    .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz beside the reports: a certification bundle rdx verify can check offline' })
     .example('rdx run', 'Run everything against the bundled simulator')
     .example('RDX_CLIENT_SECRET=… rdx run --base-url https://staging.example/api --client-id acme --level MUST', 'Gate a staging deployment on MUST cases');
@@ -54,7 +55,21 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   };
   const profile = loadProfile(flags);
   const container = containerTargetFrom(argv);
+  const deadlineMs = argv['deadline'] === undefined ? undefined : duration(argv['deadline'], '--deadline');
+  // The first SIGINT or SIGTERM stops the run and the partial reports are written; a second one quits at once.
+  const interrupt = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) process.exit(SIGNAL_EXIT[signal] ?? 130);
+    signalled = signal;
+    process.stderr.write(`\n${signal}: stopping the run; the cases left are reported as not run (${signal} again quits at once)\n`);
+    interrupt.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const conform = (profile: Profile) => runConformance({
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    interrupt: interrupt.signal,
     profile,
     filters: filtersFrom(argv, (name) => operations().find((o) => o.operationId === name)?.endpoint),
     reporter: String(argv['reporter'] ?? 'spec'),
@@ -63,9 +78,16 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(container ? { image: container.image } : {}),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
-  const { report, exitCode } = container
-    ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
-    : await conform(profile);
+  let outcome: Awaited<ReturnType<typeof conform>>;
+  try {
+    outcome = container
+      ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
+      : await conform(profile);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const { report, exitCode } = outcome;
   if (typeof argv['updateBaseline'] === 'string') {
     const previous = typeof argv['baseline'] === 'string' ? readBaseline(argv['baseline'], new Set(loadSuites().map((c) => c.id))) : [];
     const n = writeBaseline(argv['updateBaseline'], report.cases, previous);
@@ -79,13 +101,27 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const s = report.summary;
   const counts = Object.entries(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
   process.stderr.write(`\n${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} (${s.mustFailures} MUST failure(s), ${s.errors} error(s))\n`);
+  if (report.run.stopped) {
+    process.stderr.write(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant\n`);
+  }
   if (report.residue.length) process.stderr.write(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)\n`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
     process.stderr.write(`Reports: ${written.files.join(', ')}\n`);
     if (written.bundle) process.stderr.write(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)\n`);
   }
-  return exitCode;
+  // Interrupted: the reports are written, and the exit code says how the run ended (128 + the signal's number).
+  return signalled ? SIGNAL_EXIT[signalled] ?? 130 : exitCode;
+}
+
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** A duration flag: 1500ms, 90s, 15m, 1h, or a bare number of seconds; in ms. */
+export function duration(value: unknown, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} must be a duration such as 90s, 15m or 1h (got ${JSON.stringify(String(value))})`);
+  return Math.round(ms);
 }
 
 function positive(value: unknown, flag: string): number {
