@@ -11,7 +11,6 @@ import { MAX_RECORDS } from './options.js';
 import { rules, type Outcome } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { readBody, utf8 } from './server.js';
-import { LOOPBACK_HOST, sameOrigin } from './dashboard/index.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
@@ -26,6 +25,20 @@ export const ADMIN_INTENT_HEADER = 'x-rdx-admin';
 export function adminIntent(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   return req.headers[ADMIN_INTENT_HEADER] !== undefined || req.headers[ADMIN_TOKEN_HEADER] !== undefined || type === 'application/json';
+}
+
+/** A Host header naming loopback (the admin surface and the dashboard answer only under such a name without a token). */
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/** A browser names the page's origin on cross-origin requests (and on same-origin writes): it must be this host. */
+export function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 export interface AdminTarget {

@@ -1,7 +1,7 @@
 // Pagination facts a single page cannot show: whether a walk really spanned pages, and whether a walk cut short by
 // maxPages (so it never reached its end) still served each record once and followed no link twice.
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
 import { walkRecords, endMarker, foreignNextLink, foreignStop } from './lists.js';
 import { bodyObject, defineCheck, judge, judgesEndpoint, show } from './registry.js';
 

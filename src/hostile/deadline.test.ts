@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaults, type Profile } from '../config/profile.js';
 import { planCases } from '../engine/plan.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { runConformance, type RunReport } from '../engine/run.js';
 import { loadSuites } from '../engine/suite.js';
 import { duration } from '../cli/commands/run.js';

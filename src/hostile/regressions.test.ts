@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { Runner } from '../engine/runner.js';
 import { HttpClient, MAX_JSON_DEPTH } from '../http/client.js';
 import { htmlReport } from '../reporters/html.js';
@@ -74,7 +75,7 @@ describe('harness regressions found by the hostile catalogue', function () {
     };
     try {
       // Against the bundled simulator every case passes, so only the broken one can make the run fail.
-      const { report, exitCode } = await runConformance({ profile: defaults(), reporter: 'none', filters: { grep: `^(token\\.issued|${broken.replace(/\./g, '\\.')}) ` } });
+      const { report, exitCode } = await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: { grep: `^(token\\.issued|${broken.replace(/\./g, '\\.')}) ` } });
       const c = report.cases.find((x) => x.id === broken);
       expect(c?.verdict).to.equal('error');
       expect(c?.reason).to.match(/harness error: Maximum call stack/);

@@ -2,7 +2,7 @@
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
-import type { Exchange, TransportErrorKind } from '../engine/results.js';
+import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 
 export interface HttpOptions {

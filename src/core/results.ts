@@ -1,4 +1,4 @@
-// The result vocabulary shared by the engine, checks and reporters.
+// The result vocabulary shared by the http client, checks, engine and reporters: the bottom of the harness.
 import type { Level } from '../spec/index.js';
 
 /** What went over the wire: recorded for every request the harness sends, redacted before it is stored. */
