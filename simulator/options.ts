@@ -49,6 +49,8 @@ export interface SimulatorOptions {
   chaosSeed?: number;
   /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */
   reportDir?: string;
+  /** A snapshot file the store is loaded from at start (when it exists) and saved to after changes and on close. */
+  stateFile?: string;
 }
 
 /** What a persona may set: everything but personas and the clock. */
@@ -75,6 +77,7 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   chaos: ChaosSettings;
   reportDir: string | undefined;
+  stateFile: string | undefined;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
@@ -142,5 +145,6 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
     chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
+    stateFile: merged.stateFile !== undefined ? text('stateFile', merged.stateFile) : undefined,
   };
 }
