@@ -100,7 +100,7 @@ describe('simulator: --state, snapshots and the seed cache', function () {
         s.load(parseSnapshot(exported.text).store);
         return s;
       })(), { seed: 1, records: 40 }, 0));
-      expect((await admin.send('DELETE', '/snapshot')).headers['allow']).to.equal('GET, PUT');
+      expect((await admin.send('DELETE', '/snapshot')).headers['allow']).to.equal('GET, HEAD, PUT');
     } finally {
       await admin.close();
       await t.close();

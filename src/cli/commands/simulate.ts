@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../../simulator/personas/index.js';
+import { startSimulator } from '../compose.js';
 
 const ENV_ID = 'RDX_SIM_CLIENT_ID';
 const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';
@@ -78,7 +79,6 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const clientSecret = flagSecret ?? process.env[ENV_SECRET];
   const stateFile = argv['state'] as string | undefined;
   const resumed = stateFile !== undefined && existsSync(stateFile);
-  const { startSimulator } = await import('../../../simulator/index.js');
   const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
   const { describeChaos } = await import('../../../simulator/chaos.js');
   const sim = await startSimulator({
