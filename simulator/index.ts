@@ -14,9 +14,12 @@ import { Journal } from './journal.js';
 import { MAX_RECORDS, integer, resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
-import { seedStore, type SeedCounts } from './seed.js';
+import type { SeedCounts } from './seed.js';
+import { seedStoreCached } from './seed-cache.js';
 import { Pipeline, type PipelineState } from './server.js';
 import { atsJobOfferFixtureIds } from './personas/index.js';
+import { applySnapshot, parseSnapshot, snapshotText } from './snapshot.js';
+import { StateFile, readState } from './state.js';
 import { Store } from './store.js';
 
 export type { SimulatorOptions, ResolvedOptions } from './options.js';
@@ -55,6 +58,15 @@ export interface Simulator {
   expiredToken(): string;
   /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
   atsJobOfferFixtureIds(): string[];
+  /** The store as a snapshot document (snapshot.ts). */
+  exportSnapshot(): string;
+  /** Replaces the store with a snapshot's records, all or nothing; throws SnapshotError saying what is wrong. */
+  importSnapshot(text: string): SeedCounts;
+}
+
+function countsOf(store: Store): SeedCounts {
+  const { jobOffers = 0, applicationSteps = 0, jobboardActivities = 0, jobboardJobOffers = 0, users = 0 } = store.counts();
+  return { jobOffers, applicationSteps, jobboardActivities, jobboardJobOffers, users };
 }
 
 function urlHost(host: string): string {
@@ -135,7 +147,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     issued: (candidate) => tokens.issued(candidate),
   });
   let current = { seed: resolved.seed, records: resolved.records };
-  let seeded = seedStore(store, current.seed, current.records);
+  // A state file that cannot be used stops start-up here, before anything is loaded or listened on.
+  const saved = resolved.stateFile !== undefined ? readState(resolved.stateFile) : undefined;
+  let seeded: SeedCounts;
+  if (saved) {
+    applySnapshot(store, saved);
+    current = { seed: saved.seed, records: saved.records };
+    seeded = countsOf(store);
+  } else seeded = seedStoreCached(store, current.seed, current.records);
+  const exportSnapshot = (): string => snapshotText(store, current, resolved.now());
+  const stateFile = resolved.stateFile !== undefined ? new StateFile(resolved.stateFile, exportSnapshot) : undefined;
+  if (stateFile) {
+    store.onChange = () => stateFile.changed();
+    // The file exists from the moment the simulator listens.
+    if (!saved) {
+      stateFile.changed();
+      stateFile.flush();
+    }
+  }
+  const importSnapshot = (text: string): SeedCounts => {
+    const snapshot = parseSnapshot(text);
+    applySnapshot(store, snapshot);
+    current = { seed: snapshot.seed, records: snapshot.records };
+    seeded = countsOf(store);
+    return seeded;
+  };
   const startedAt = resolved.now();
 
   const chaos = new Chaos(resolved.chaos);
@@ -145,7 +181,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let origin = '';
   const reseed = (seed: number, records: number): SeedCounts => {
     current = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
-    seeded = seedStore(store, current.seed, current.records);
+    seeded = seedStoreCached(store, current.seed, current.records);
     journal.clear();
     chaos.rewind();
     dashboard?.journalCleared();
@@ -180,6 +216,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     current: () => current,
     journal: (limit) => journal.entries(limit),
     expiredToken: () => tokens.issueExpired(state.options.clientId),
+    exportSnapshot,
+    importSnapshot,
   };
   if (resolved.admin) {
     dashboard = new Dashboard({
@@ -264,6 +302,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     close() {
       closing ??= new Promise<void>((resolve) => {
         dashboard?.close();
+        stateFile?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });
@@ -275,5 +314,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     reseed,
     expiredToken: admin.expiredToken,
     atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(store, state.options.personas),
+    exportSnapshot,
+    importSnapshot,
   };
 }

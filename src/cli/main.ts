@@ -24,6 +24,17 @@ export const COMMANDS: LazyCommand[] = [
   { name: 'verify', command: 'verify <bundle>', describe: 'Check a certification bundle (bundle.tar.gz) against its manifest, offline', load: () => import('./commands/verify.js') },
 ];
 
+/**
+ * yargs renders a command's whole help text before running it, in case a failure later wants to show it; ours never
+ * does (.fail throws, reportFatal prints), and for `rdx simulate` that rendering was a third of the start-up.
+ * Help asked for with --help is rendered as before.
+ */
+function skipHelpCache(cli: Argv): void {
+  const internal = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } })
+    .getInternalMethods?.().getUsageInstance?.();
+  if (internal?.cacheHelpMessage) internal.cacheHelpMessage = () => undefined;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.OK;
   const cli = yargs(argv)
@@ -49,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
       },
     );
   }
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (error) {
