@@ -1,5 +1,6 @@
 // The harness's own failures (bad usage, bad config, unreachable target) as opposed to an implementation's
 // failures, which are verdicts. Each carries the exit code the README documents.
+import { escapeTerminal } from './reporters/terminal.js';
 
 export const EXIT = {
   /** Every MUST case passed. */
@@ -49,10 +50,11 @@ export const REPORT_BUGS_TO = 'report it as an issue of rdx-conformance with thi
  */
 export function reportFatal(error: unknown, debug = debugWanted()): number {
   if (error instanceof HarnessError) {
-    process.stderr.write(`rdx: ${error.message}\n`);
+    // A message may quote the target (its token endpoint's answer): escaped like every console line.
+    process.stderr.write(`rdx: ${escapeTerminal(error.message, { keepNewlines: true })}\n`);
     return error.exitCode;
   }
-  process.stderr.write(`rdx: ${internalErrorLine(error)}\n`);
+  process.stderr.write(`rdx: ${escapeTerminal(internalErrorLine(error))}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return EXIT.INTERNAL;
 }

@@ -12,8 +12,10 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from './results.js';
+import type { CaseResult, Observation, ResidueEntry } from '../core/results.js';
+import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
+import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
 
 export interface RunOptions {
@@ -27,8 +29,11 @@ export interface RunOptions {
   baseline?: string;
   /** The container image the target was started from (rdx run --image), for the report. */
   image?: string;
-  /** Options for the bundled simulator when the profile has no base URL. */
-  simulator?: Record<string, unknown>;
+  /**
+   * Starts the target when the profile has no base URL: the composition roots pass the bundled simulator
+   * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
+   */
+  simulator?: StartEmbeddedTarget;
 }
 
 export interface InterpretationProfile {
@@ -98,10 +103,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let clientSecret = profile.clientSecret;
   if (!target) {
     // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
-    const { startSimulator } = await import('../../simulator/index.js');
+    if (!options.simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
     clientId = 'rdx-embedded';
     clientSecret = randomBytes(18).toString('base64url');
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: profile.seed, clientId, clientSecret, ...(options.simulator ?? {}) });
+    const sim = await options.simulator({ seed: profile.seed, clientId, clientSecret });
     target = sim.baseUrl;
     closeSimulator = () => sim.close();
     // The simulator can mint a token that has already expired, so the expiry case runs without waiting an hour.
@@ -115,7 +120,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const http = new HttpClient({
+    // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
+    origins: originsOf(baseUrl, tokenUrl),
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
@@ -123,7 +131,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
   });
-  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const grantType = profile.declared['grantType'] === 'omit' ? null : String(profile.declared['grantType'] ?? 'client_credentials');
   const credentials = { clientId, clientSecret, grantType };
   const tokens = new TokenProvider(http, tokenUrl, credentials, secrets, expiresInUnit(profile));
@@ -185,6 +192,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
+}
+
+function originsOf(...urls: string[]): string[] {
+  return urls.map((url) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+    }
+  });
 }
 
 async function loadFactories(): Promise<{ createFaker: (seed: number) => GenerationContext['faker']; factories: Record<string, Factory> }> {
@@ -250,6 +267,10 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
   scrub: (text: string) => string): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as string, bail: !!options.bail, timeout: 0 });
+  // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
+  // reporters, whose JSON.stringify writes control characters as \u escapes anyway.
+  const shown = typeof reporter === 'string' && /json/i.test(reporter) ? (t: string): string => t : (t: string): string => escapeTerminal(t);
+  const lines = typeof reporter === 'string' && /json/i.test(reporter) ? (t: string): string => t : (t: string): string => escapeTerminal(t, { keepNewlines: true });
   const suites = new Map<string, Mocha.Suite>();
   for (const c of cases) {
     let suite = suites.get(c.file);
@@ -257,7 +278,7 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       suite = Mocha.Suite.create(mocha.suite, c.file.replace(/^suites\//, '').replace(/\.ya?ml$/, ''));
       suites.set(c.file, suite);
     }
-    suite.addTest(new Mocha.Test(`[${c.level}] ${c.id}: ${c.title}`, async function (this: Mocha.Context) {
+    suite.addTest(new Mocha.Test(shown(`[${c.level}] ${c.id}: ${c.title}`), async function (this: Mocha.Context) {
       let r: CaseResult;
       try {
         r = await runner.runCase(c);
@@ -273,21 +294,21 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       judged(r);
       const test = this.test;
       if (r.baseline) {
-        if (test) test.title += ` (known failure: ${r.baseline.reason})`;
+        if (test) test.title += shown(` (known failure: ${r.baseline.reason})`);
         return;
       }
       if (r.verdict === 'skip') {
-        if (test) test.title += ` (skipped: ${r.reason})`;
+        if (test) test.title += shown(` (skipped: ${r.reason})`);
         this.skip();
       }
       if (r.verdict === 'observed' && test) {
         const seen = r.observations.map((o) => `${o.interpretation}${o.key ? `.${o.key}` : ''}=${JSON.stringify(o.value)}`).join(', ');
-        if (seen) test.title += ` → ${seen}`;
+        if (seen) test.title += shown(` → ${seen}`);
       }
-      if (r.verdict === 'error') throw new Error(`harness could not judge: ${r.reason}`);
+      if (r.verdict === 'error') throw new Error(shown(`harness could not judge: ${r.reason}`));
       if (r.verdict === 'fail' || r.verdict === 'warn') {
         const failed = r.assertions.filter((a) => !a.passed);
-        const error = new Error(failed.map((a) => `${a.level} ${a.clause}: ${a.message}`).join('\n'));
+        const error = new Error(lines(failed.map((a) => `${a.level} ${a.clause}: ${shown(a.message)}`).join('\n')));
         error.name = r.verdict === 'fail' ? 'MUST failure' : 'SHOULD failure';
         throw error;
       }
