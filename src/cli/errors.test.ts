@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
 import { loadProfile, readConfigFile } from '../config/profile.js';
 import { EXIT, UsageError, internalErrorLine, reportFatal } from '../errors.js';
-import { didYouMean, editDistance } from '../suggest.js';
+import { didYouMean, editDistance } from '../core/suggest.js';
 import { tokenFailure } from '../http/auth.js';
 import { runConformance } from '../engine/run.js';
 import { profileTemplate } from './commands/init.js';

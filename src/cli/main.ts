@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { EXIT, UsageError, debugWanted, reportFatal } from '../errors.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 interface LazyCommand {
   name: string;
@@ -25,6 +25,14 @@ export const COMMANDS: LazyCommand[] = [
   { name: 'verify', command: 'verify <bundle>', describe: 'Check a certification bundle (bundle.tar.gz) against its manifest, offline', load: () => import('./commands/verify.js') },
 ];
 
+/** The options every command takes (docs/cli.md lists them from here). */
+export function globalOptions(y: Argv): Argv {
+  return y
+    .option('debug', { type: 'boolean', global: true, describe: 'On an internal error (exit 70) also print the stack trace; env RDX_DEBUG=1 does the same' })
+    .help()
+    .version();
+}
+
 export async function main(argv: string[]): Promise<number> {
   // --debug reaches the engine and the simulator through the environment, as RDX_DEBUG does.
   if (debugWanted(argv)) process.env['RDX_DEBUG'] = '1';
@@ -36,14 +44,11 @@ export async function main(argv: string[]): Promise<number> {
   const selected = COMMANDS.find((c) => c.name === wanted);
   try {
     const module = selected ? await selected.load() : undefined;
-    const cli = yargs(argv)
+    const cli = globalOptions(yargs(argv))
       .scriptName('rdx')
       .strict()
       .recommendCommands()
       .demandCommand(1, 'Name a command: rdx <command> --help')
-      .option('debug', { type: 'boolean', global: true, describe: 'On an internal error (exit 70) also print the stack trace; env RDX_DEBUG=1' })
-      .help()
-      .version()
       .fail((message, error) => {
         throw error ?? new UsageError(usageMessage(message, argv, wanted, flags.length ? flags : optionNames(cli)));
       });

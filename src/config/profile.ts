@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { interpretations, packageRoot } from '../spec/index.js';
 import { UsageError } from '../errors.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
 
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
