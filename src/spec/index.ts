@@ -32,7 +32,8 @@ export interface Interpretation {
   id: string;
   quote: string;
   question: string;
-  simulator: { default: unknown; text: string };
+  /** `declared`: the simulator's behaviour in the vocabulary of `values`, where `default` is in the simulator's own. */
+  simulator: { default: unknown; declared?: unknown; text: string };
   harness: string;
   key: string | null;
   values?: unknown;
