@@ -11,10 +11,23 @@ import { MAX_RECORDS } from './options.js';
 import { rules, type Outcome } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { readBody } from './server.js';
-import { LOOPBACK_HOST, sameOrigin } from './dashboard/index.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
+
+/** A Host header naming loopback (the admin surface and the dashboard answer only under such a name without a token). */
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/** A browser names the page's origin on cross-origin requests (and on same-origin writes): it must be this host. */
+export function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
 
 export interface AdminTarget {
   adminToken: string | undefined;

@@ -133,7 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     dashboard = new Dashboard({
       adminToken: resolved.adminToken, maxBodyBytes: resolved.maxBodyBytes, store, journal, chaos,
       options: () => state.options, baseUrl: () => state.baseUrl, current: () => current,
-      reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken,
+      reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken, conformance: options.conformance,
     });
     admin.dashboard = dashboard;
   }

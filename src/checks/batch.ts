@@ -1,7 +1,7 @@
 // The batch partial-success oracle: which variant came back, and whether data holds exactly the valid items.
 import { resourceInfo } from '../spec/index.js';
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
 import { bodyObject, defineCheck, fail, isSuccess, judge, pass, show, type CheckContext } from './registry.js';
 
 /** The batch-create variant of an answer (1..4), or a description of why it is none of them. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CaseResult, Exchange } from './results.js';
+import type { CaseResult, Exchange } from '../core/results.js';
 import { endpointOf, latencyOf, percentile } from './latency.js';
 
 const exchange = (method: string, url: string, elapsedMs: number, answered = true): Exchange => ({

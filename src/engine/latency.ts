@@ -2,7 +2,7 @@
 // A conformance run sends a few hundred requests one at a time, so these numbers describe this run, not capacity:
 // it is not a load test. Requests that got no answer (timeouts, refused connections) are not counted.
 import { operations } from '../spec/index.js';
-import type { CaseResult } from './results.js';
+import type { CaseResult } from '../core/results.js';
 
 export interface EndpointLatency {
   /** Answers timed. */

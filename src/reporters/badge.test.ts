@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RunReport } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { flatBadge, reportBadge, textWidth } from './badge.js';
 import { runVerdict } from './verdict.js';
 

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
-import { personaByName } from '../../simulator/personas/index.js';
+import type { CaseResult } from '../core/results.js';
+import { personaByName, type Persona } from '../../simulator/personas/index.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { ConsoleReporter, failureLine, oneLine } from './console.js';
 
 /** Runs fn with process.stdout.write captured (the outer mocha's own output is held back meanwhile). */
@@ -41,7 +42,7 @@ describe('the rdx console reporter', function () {
       const out = await capture(async () => {
         const { report } = await runConformance({
           profile: defaults(), reporter: ConsoleReporter, debug,
-          filters: { grep: '^envelope\\.list\\.|^token\\.issued ' }, simulator: { personas: [personaByName('missing-message')] },
+          filters: { grep: '^envelope\\.list\\.|^token\\.issued ' }, simulator: embeddedSimulator({ personas: [personaByName('missing-message') as Persona] }),
         });
         failures = report.cases.filter((c) => c.verdict === 'fail').length;
       });

@@ -2,7 +2,7 @@
 // line per failing case (case, clause, finding), with a stack only under --debug. Everything goes to stdout, where
 // the summary lines follow; stderr is for errors. Any text the target sent goes through escapeTerminal.
 import Mocha from 'mocha';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import type { JudgedTest } from '../engine/run.js';
 import { escapeTerminal } from './terminal.js';
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { defaults } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
 import { packageRoot } from '../spec/index.js';
-import { personaByName } from '../../simulator/personas/index.js';
+import { personaByName, type Persona } from '../../simulator/personas/index.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { diffMarkdown, diffReports, diffText, type ReportDiff } from './diff.js';
 import { writeReportFiles } from './files.js';
 import { reportBadge } from './badge.js';
@@ -28,9 +29,9 @@ describe('rdx diff', function () {
   const dir = mkdtempSync(join(tmpdir(), 'rdx-diff-'));
 
   before(async () => {
-    plain = (await runConformance({ profile: defaults(), reporter: 'none', filters: { grep: GREP } })).report;
+    plain = (await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: { grep: GREP } })).report;
     faulty = (await runConformance({
-      profile: defaults(), reporter: 'none', filters: { grep: GREP }, simulator: { personas: [personaByName('missing-message')] },
+      profile: defaults(), reporter: 'none', filters: { grep: GREP }, simulator: embeddedSimulator({ personas: [personaByName('missing-message') as Persona] }),
     })).report;
     forward = diffReports('plain.json', plain, 'faulty.json', faulty);
     writeReportFiles(plain, join(dir, 'plain'), { json: true, bundle: true });

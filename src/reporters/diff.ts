@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import type { EndpointLatency, Latency } from '../engine/latency.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { operations } from '../spec/index.js';
 import { verifyBundle } from './bundle.js';
 import { reportProblem, type Report } from './merge.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
-import type { CaseResult, Verdict } from '../engine/results.js';
+import type { CaseResult, Verdict } from '../core/results.js';
 import { latencyOf } from '../engine/latency.js';
 
 /** A report made of several: which runs it came from (the run fields of the merged report are the first's). */

@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { runConformance } from '../../engine/run.js';
+import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
 import { readBaseline, writeBaseline } from '../../engine/baseline.js';
@@ -72,6 +73,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     bail: Boolean(argv['bail']),
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
     ...(container ? { image: container.image } : {}),
+    simulator: embeddedSimulator(),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
   const { report, exitCode } = container
