@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { UsageError } from '../src/errors.js';
+import { MAX_TOKENS } from './auth.js';
 import { chaosSettings, type ChaosSettings } from './chaos.js';
 import type { Persona } from './personas/types.js';
 import type { PersonaOptions } from './settings.js';
@@ -39,11 +40,18 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   chaos: ChaosSettings;
   reportDir: string | undefined;
+  maxConnections: number;
+  maxTokens: number;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
 /** The demo secret: printed at start-up, never used where --client-secret or the environment gives another. */
 export const DEFAULT_CLIENT_SECRET = 'rdx-secret';
+/**
+ * Well under a usual file-descriptor limit (1,024 soft is common, and each connection takes one), so that a client
+ * that opens connections by the thousand meets the cap, not the limit that would refuse everyone.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 512;
 /** Kept within Node's default heap: a million records take about 0.5 GiB of it. */
 export const MAX_RECORDS = 2_000_000;
 
@@ -106,5 +114,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
     chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
+    maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),
   };
 }

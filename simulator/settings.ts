@@ -40,4 +40,8 @@ export interface PersonaOptions {
   chaosSeed?: number;
   /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */
   reportDir?: string;
+  /** Open connections served at once; past it the oldest idle one is closed, or the newcomer refused (503) when none is idle. */
+  maxConnections?: number;
+  /** Access tokens kept; past it expired ones are evicted first, then the oldest live one (noted in the journal). */
+  maxTokens?: number;
 }

@@ -19,7 +19,7 @@ import { DEFAULT_CLIENT_SECRET, MAX_RECORDS, type ResolvedOptions } from '../opt
 import { allPersonas, personaByName } from '../personas/index.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
-import { readBody } from '../server.js';
+import { readBody, utf8 } from '../server.js';
 import type { Store } from '../store.js';
 import { UsageError } from '../../src/errors.js';
 import type { ConformanceRunner } from '../../src/core/conformance.js';
@@ -217,9 +217,11 @@ export class Dashboard {
     const raw = await readBody(req, this.host.maxBodyBytes);
     if (!raw) throw new UsageError('The request body is too large.');
     if (raw.length === 0) return {};
+    const text = utf8(raw);
+    if (text === undefined) throw new UsageError('The request body is not valid UTF-8.');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw new UsageError('The request body is not well-formed JSON.');
     }

@@ -1,7 +1,7 @@
 // Filters and pagination, judged over every record of a walk through meta.next_link.
 import { readPath } from '../core/paths.js';
 import type { Exchange } from '../core/results.js';
-import { bodyObject, defineCheck, fail, judge, pass, show, type CheckContext } from './registry.js';
+import { bodyObject, defineCheck, fail, judge, outcomeOf, pass, show, type CheckContext } from './registry.js';
 
 /** Every record of every page of the step, in order. */
 export function walkRecords(exchanges: Exchange[]): unknown[] {
@@ -136,5 +136,33 @@ export const dateWithin = defineCheck({
     });
     return [strays.length === 0 ? pass('FILTER.DATE_BOUNDS', `${all.length} record(s) within the bounds`)
       : fail('FILTER.DATE_BOUNDS', `${strays.length} of ${all.length} record(s) outside [${show(ctx.args['min'])}, ${show(ctx.args['max'])}]: ${show(strays.slice(0, 2).map((r) => readPath(r, field)))}`)];
+  },
+});
+
+export const severalReferences = defineCheck({
+  id: 'several-references',
+  description: 'A filter on several `values` of `field` returns records of each of them and of no other. An answer that is no success, holds records of other values, or none of any value asked for is inconclusive (the list encoding may not have been understood); records of some values only, and no others, is a failure.',
+  clauses: ['FILTER.SEVERAL_REFERENCES'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'FILTER.SEVERAL_REFERENCES');
+    const field = String(ctx.args['field']);
+    const wanted = [ctx.args['values']].flat().map(String);
+    const status = ctx.exchange.response?.status;
+    const encoded = new URL(ctx.exchange.request.url).search;
+    if (outcomeOf(ctx.exchange) !== 'success') {
+      return [{ clause, passed: false, inconclusive: true, message: `status ${status} for ${show(encoded, 120)}: the list encoding was not accepted` }];
+    }
+    const got = records(ctx).map((r) => String(readPath(r, field)));
+    const strays = got.filter((v) => !wanted.includes(v));
+    const found = wanted.filter((v) => got.includes(v));
+    if (strays.length > 0) {
+      return [{ clause, passed: false, inconclusive: true, message: `${strays.length} record(s) of other ${field} values for ${show(encoded, 120)} (e.g. ${show(strays.slice(0, 2))}): the list was not read as a filter` }];
+    }
+    if (found.length === 0) {
+      return [{ clause, passed: false, inconclusive: true, message: `no record of any of the ${wanted.length} ${field} values for ${show(encoded, 120)}: the list was read as one value` }];
+    }
+    const missing = wanted.filter((v) => !found.includes(v));
+    return [judge(clause, missing.length === 0, `the records of all ${wanted.length} ${field} values and no other`,
+      `status ${status}: only the records of ${found.length} of ${wanted.length} ${field} values came back (missing ${show(missing.slice(0, 3))}), and none of any other value: the filter dropped the rest`)];
   },
 });

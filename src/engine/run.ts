@@ -283,7 +283,7 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
   // A failure is a verdict, not a crash of the harness: its message says it all, and a stack of the harness's own
   // frames (at Context.<anonymous> …) only under --debug.
   const failure = (name: string, lines: string[], cause?: unknown): Error => {
-    const error = new Error(lines.map(shown).join('\n'));
+    const error = new Error(lines.map((l) => shown(l)).join('\n'));
     error.name = name;
     // Under --debug: the frames of what broke (the harness's own error when there was one).
     const frames = ((cause instanceof Error ? cause.stack : undefined) ?? error.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
@@ -325,7 +325,7 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       }
       if (r.verdict === 'observed' && test) {
         const seen = r.observations.map((o) => `${o.interpretation}${o.key ? `.${o.key}` : ''}=${JSON.stringify(o.value)}`).join(', ');
-        if (seen) test.title += shown(` → ${seen}`);
+        if (seen) test.title += ` → ${shown(seen)}`;
       }
       if (r.verdict === 'error') throw failure('Error', [`harness could not judge: ${r.reason}`], crash);
       if (r.verdict === 'fail' || r.verdict === 'warn') {

@@ -33,6 +33,10 @@ export interface StepDef {
   rawBody?: string;
   contentType?: string;
   paginate?: { maxPages?: number };
+  /** Send the request under each list encoding (or the declared one) until one meets the expectations. */
+  tryListEncodings?: boolean;
+  /** The list encoding of query arrays for this step (a template, e.g. one captured as $listEncoding). */
+  listEncoding?: string;
   expect?: ExpectDef | ExpectDef[];
   capture?: Record<string, string>;
   observe?: Record<string, string | { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;

@@ -1,9 +1,9 @@
+import { embeddedSimulator } from '../cli/compose.js';
 import { expect } from 'chai';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
-import { personaByName, type Persona } from '../../simulator/personas/index.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { personaByName } from '../../simulator/personas/index.js';
 import { ConsoleReporter, failureLine, oneLine } from './console.js';
 
 /** Runs fn with process.stdout.write captured (the outer mocha's own output is held back meanwhile). */
@@ -42,7 +42,7 @@ describe('the rdx console reporter', function () {
       const out = await capture(async () => {
         const { report } = await runConformance({
           profile: defaults(), reporter: ConsoleReporter, debug,
-          filters: { grep: '^envelope\\.list\\.|^token\\.issued ' }, simulator: embeddedSimulator({ personas: [personaByName('missing-message') as Persona] }),
+          filters: { grep: '^envelope\\.list\\.|^token\\.issued ' }, simulator: embeddedSimulator({ personas: [personaByName('missing-message')!] }),
         });
         failures = report.cases.filter((c) => c.verdict === 'fail').length;
       });

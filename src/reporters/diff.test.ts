@@ -1,5 +1,6 @@
 // rdx diff on two real runs: the bundled simulator, then the same simulator with a fault persona (missing-message:
 // no `message` in the envelope), through the engine and through the CLI.
+import { embeddedSimulator } from '../cli/compose.js';
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +9,7 @@ import { join } from 'node:path';
 import { defaults } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
 import { packageRoot } from '../spec/index.js';
-import { personaByName, type Persona } from '../../simulator/personas/index.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { personaByName } from '../../simulator/personas/index.js';
 import { diffMarkdown, diffReports, diffText, type ReportDiff } from './diff.js';
 import { writeReportFiles } from './files.js';
 import { reportBadge } from './badge.js';
@@ -29,9 +29,9 @@ describe('rdx diff', function () {
   const dir = mkdtempSync(join(tmpdir(), 'rdx-diff-'));
 
   before(async () => {
-    plain = (await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: { grep: GREP } })).report;
+    plain = (await runConformance({ profile: defaults(), reporter: 'none', filters: { grep: GREP }, simulator: embeddedSimulator() })).report;
     faulty = (await runConformance({
-      profile: defaults(), reporter: 'none', filters: { grep: GREP }, simulator: embeddedSimulator({ personas: [personaByName('missing-message') as Persona] }),
+      profile: defaults(), reporter: 'none', filters: { grep: GREP }, simulator: embeddedSimulator({ personas: [personaByName('missing-message')!] }),
     })).report;
     forward = diffReports('plain.json', plain, 'faulty.json', faulty);
     writeReportFiles(plain, join(dir, 'plain'), { json: true, bundle: true });
