@@ -1,7 +1,7 @@
 // The batch partial-success oracle: which variant came back, and whether data holds exactly the valid items.
 import { resourceInfo } from '../spec/index.js';
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
 import { walkRecords } from './lists.js';
 import { bodyObject, defineCheck, fail, judge, pass, show, valuesAt, type CheckContext } from './registry.js';
 

@@ -1,6 +1,6 @@
 // Filters and pagination, judged over every record of a walk through meta.next_link.
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
 import { bodyObject, defineCheck, fail, judge, outcomeOf, pass, show, type CheckContext } from './registry.js';
 
 /** Every record of every page of the step, in order. */
@@ -77,13 +77,33 @@ export const walkExactlyOnce = defineCheck({
     const brokeOff = ctx.stepExchanges.length > 1 && !!last && (!last.response || outcomeOf(last) === 'failure');
     const problems = [
       brokeOff ? `meta.next_link of page ${ctx.stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
-      !brokeOff && endedBy === undefined ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
+      !brokeOff && endedBy === undefined && last && foreignNextLink(last) ? foreignStop(foreignNextLink(last) as string, ctx.stepExchanges.length) : '',
+      !brokeOff && endedBy === undefined && !(last && foreignNextLink(last)) ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
       twice.length ? `${twice.length} record(s) came more than once across ${ctx.stepExchanges.length} page(s): ${show(twice.slice(0, 3))}` : '',
     ].filter(Boolean);
     return [problems.length ? fail('PAGINATION.WALK', problems.join('; '))
       : pass('PAGINATION.WALK', `${seen.size} record(s) over ${ctx.stepExchanges.length} page(s), each once; ended by ${endedBy}`)];
   },
 });
+
+/**
+ * The page's meta.next_link when it resolves to another origin (scheme, host, port; userinfo never counts) than
+ * the page itself: the harness never follows such a link, so the token cannot be handed to a host the user did
+ * not name. Undefined for a same-origin link, a missing one, or one that is not a URL at all.
+ */
+export function foreignNextLink(ex: Exchange): string | undefined {
+  const link = readPath(ex.response?.json, 'meta.next_link');
+  if (typeof link !== 'string' || link === '') return undefined;
+  try {
+    return new URL(link, ex.request.url).origin === new URL(ex.request.url).origin ? undefined : link;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a walk that stopped at a foreign next_link ended there, for the walk checks' messages. */
+export const foreignStop = (link: string, page: number): string =>
+  `the walk stopped after page ${page}: its meta.next_link ${show(link)} leaves the target's origin and was not followed`;
 
 /** How a page says it is the last (interpretation PAGINATION_END), or undefined when it points on. */
 export function endMarker(ex: Exchange): 'null' | 'empty-string' | 'absent' | 'empty-page' | undefined {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { getCheck, type CheckContext } from './index.js';
 import { batchVariant } from './batch.js';
 import { outcomeOf, valuesAt } from './registry.js';
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 
 function answer(status: number, json: unknown, url = 'http://sim.test/ats/job-offers'): Exchange {
   return {

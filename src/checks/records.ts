@@ -1,6 +1,6 @@
 // Records in responses: their fields and types, created ids, the users' nested arrays, and read-back.
 import { resourceInfo, schemaErrors } from '../spec/index.js';
-import { readPath } from '../engine/template.js';
+import { readPath } from '../core/paths.js';
 import { bodyObject, defineCheck, fail, judge, judgesEndpoint, pass, show, type Judgement } from './registry.js';
 
 export const recordSchema = defineCheck({

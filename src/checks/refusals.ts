@@ -1,6 +1,6 @@
 // What a refused write must leave behind: nothing created, the refusal reported, the stored record as it was.
 import { resourceInfo } from '../spec/index.js';
-import { readPath } from '../engine/template.js';
+import { readPath } from '../core/paths.js';
 import { compareRecord } from './records.js';
 import { bodyObject, defineCheck, fail, isSuccess, judge, pass, show, type CheckContext } from './registry.js';
 

@@ -1,6 +1,6 @@
 // One registry of named checks. A check's id is its name everywhere: suite files, reports, docs.
 import { clause as clauseOf, type Operation } from '../spec/index.js';
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 import type { ProfileDeclared } from '../config/profile.js';
 
 export interface CheckContext {

@@ -11,8 +11,9 @@ import type { HttpClient, OutgoingRequest } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import type { CaseDef, ExpectDef, StepDef } from './suite.js';
-import { TemplateError, readPath, resolve, type GenerationContext, type Vars } from './template.js';
-import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from './results.js';
+import { readPath } from '../core/paths.js';
+import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
+import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from '../core/results.js';
 
 export interface RunnerDeps {
   profile: Profile;
@@ -426,6 +427,8 @@ export class Runner {
         break;
       }
       if (seen.has(next)) break; // a loop: walk-exactly-once reports it, since the last page still points on
+      // Another origin: never requested (the HTTP client would refuse it anyway); next-link-same-origin reports it.
+      if (!this.deps.http.allows(next) || new URL(next).origin !== new URL(current.request.url).origin) break;
       seen.add(next);
       current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
       pages.push(current);

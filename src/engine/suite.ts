@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
-import type { Tier } from './results.js';
+import type { Tier } from '../core/results.js';
 
 export interface ExpectDef {
   clause?: string;

@@ -8,8 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type Summary } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
+import { embeddedSimulator } from '../cli/compose.js';
 
 export interface FailedAssertion {
   caseId: string;
@@ -90,7 +91,7 @@ export async function runPersona(persona: Persona | undefined, declare = false):
   const { report } = await runConformance({
     profile,
     reporter: 'none',
-    simulator: persona ? { personas: [persona] } : {},
+    simulator: embeddedSimulator(persona ? { personas: [persona] } : {}),
   });
   const must = failedAssertions(report.cases, 'MUST');
   const should = failedAssertions(report.cases, 'SHOULD');

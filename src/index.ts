@@ -1,0 +1,75 @@
+// The programmatic API: what `import … from 'rdx-conformance'` gives. Re-exports plus the little wiring that turns
+// plain options into what the engine takes, the same way `rdx run` does. Documented in docs/api.md.
+import { loadProfile, type ProfileFlags } from './config/profile.js';
+import { runConformance as runEngine, type RunOptions, type RunReport, type Summary } from './engine/run.js';
+import type { SimulatorOptions } from '../simulator/options.js';
+import { embeddedSimulator } from './cli/compose.js';
+
+export { allPersonas, personaByName } from '../simulator/index.js';
+export { startSimulator } from './cli/compose.js';
+export type { Simulator, SimulatorOptions, Persona } from '../simulator/index.js';
+export { defineCheck, pass, fail, judge } from './checks/registry.js';
+export type { Check, CheckContext, Judgement } from './checks/registry.js';
+export { writeReports } from './reporters/files.js';
+export type { WrittenReports } from './reporters/files.js';
+export type { RunReport, Summary, InterpretationProfile } from './engine/run.js';
+export type { CaseResult, Exchange, Assertion, Observation, ResidueEntry, TransportErrorKind, Tier, Verdict } from './core/results.js';
+export type { CaseFilters } from './engine/plan.js';
+export type { Level } from './spec/index.js';
+export type { Profile, ProfileFlags } from './config/profile.js';
+export { EXIT } from './errors.js';
+
+/** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …). */
+export type RunVerdict = 'CONFORMANT' | 'INCOMPLETE' | 'KNOWN_FAILURES' | 'NOT_CONFORMANT';
+
+export interface ConformanceOptions extends ProfileFlags {
+  /** Which cases run (the `rdx run` filter flags). Default: all. */
+  filters?: RunOptions['filters'];
+  /** A mocha reporter for the console ("spec", "dot", …). Default "none": a library prints nothing. */
+  reporter?: string;
+  /** Stop after the first failing case. */
+  bail?: boolean;
+  /** Suite files instead of the bundled suites/. */
+  suiteFiles?: string[];
+  /** A baseline file of known failures. */
+  baseline?: string;
+  /** Options of the bundled simulator, started when no base URL is given. */
+  simulator?: SimulatorOptions;
+  /** Where RDX_BASE_URL, RDX_CLIENT_ID and RDX_CLIENT_SECRET are read (default process.env, as `rdx run`). */
+  env?: NodeJS.ProcessEnv;
+  /** Where ./rdx.config.yaml is looked for when `config` is not given (default process.cwd(), as `rdx run`). */
+  cwd?: string;
+}
+
+export interface ConformanceResult {
+  report: RunReport;
+  verdict: RunVerdict;
+  /** What `rdx run` would exit with (see EXIT). */
+  exitCode: number;
+}
+
+/**
+ * Runs the conformance suites, against `baseUrl` or, without one, against the bundled simulator on a free loopback
+ * port. The profile is resolved as `rdx run` resolves it: these options, then the RDX_* environment, then the
+ * config file. Throws on bad options (exit-code 2 errors) and on an unreachable target (3); a finished run returns.
+ */
+export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceResult> {
+  const { filters, reporter, bail, suiteFiles, baseline, simulator, env, cwd, ...flags } = options;
+  const profile = loadProfile(flags, env ?? process.env, cwd ?? process.cwd());
+  const { report, exitCode } = await runEngine({
+    profile,
+    reporter: reporter ?? 'none',
+    ...(filters ? { filters } : {}),
+    ...(bail !== undefined ? { bail } : {}),
+    ...(suiteFiles ? { suiteFiles } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+    simulator: embeddedSimulator(simulator),
+  });
+  return { report, verdict: runVerdict(report.summary), exitCode };
+}
+
+/** The summary's verdict; a summary from before verdicts were reported knows only whether the run conformed. */
+function runVerdict(summary: Summary): RunVerdict {
+  const reported = (summary as Summary & { verdict?: RunVerdict }).verdict;
+  return reported ?? (summary.conformant ? 'CONFORMANT' : 'NOT_CONFORMANT');
+}

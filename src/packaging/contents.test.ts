@@ -1,0 +1,113 @@
+// What the tarball holds, from `npm pack --dry-run --json`: the shipped code and what the docs send users to, none
+// of the project's own tests and tools; and every module the shipped code imports is either shipped too, a node
+// builtin, or a runtime dependency (a devDependency is missing from a production install: ERR_MODULE_NOT_FOUND).
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, posix } from 'node:path';
+import { packageRoot } from '../spec/index.js';
+import { packList, type PackList } from '../testing/package.js';
+
+const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>; main: string; types: string; exports: Record<string, unknown>;
+  dependencies: Record<string, string>; devDependencies: Record<string, string>;
+};
+
+/** The module specifiers of compiled ESM: static imports and re-exports, side-effect imports, import() and require(). */
+export function importedSpecifiers(source: string): string[] {
+  const found = new Set<string>();
+  const patterns = [
+    /^\s*(?:import|export)\s[^'"`;]*?\sfrom\s*(['"])([^'"\n]+)\1/gm,
+    /^\s*import\s*(['"])([^'"\n]+)\1/gm,
+    /\bimport\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+    /\brequire\(\s*(['"])([^'"\n]+)\1\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const m of source.matchAll(pattern)) if (m[2]) found.add(m[2]);
+  return [...found];
+}
+
+/** "@scope/name/sub/path" -> "@scope/name"; "name/sub" -> "name". */
+export function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+const isBuiltin = (specifier: string): boolean => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] ?? '');
+
+describe('package contents (npm pack --dry-run)', function () {
+  this.timeout(120_000);
+  let pack: PackList;
+  let paths: Set<string>;
+
+  before(async () => {
+    pack = await packList();
+    paths = new Set(pack.files.map((f) => f.path));
+  });
+
+  it('holds no test files, benchmarks, hostile servers, fuzzers, test helpers or source maps', () => {
+    const unwanted = [...paths].filter((p) => /\.test\.|(^|\/)(bench|hostile|testing|fuzz)\/|test-support\.|\.map$|\.tsbuildinfo$/.test(p));
+    expect(unwanted).to.deep.equal([]);
+    // Only built code, data and docs: no TypeScript sources beside the declarations.
+    expect([...paths].filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).to.deep.equal([]);
+  });
+
+  it('holds what the docs point users to and what the code reads at run time', () => {
+    for (const wanted of ['README.md', 'package.json', 'src/config/rdx.config.schema.json', 'suites/suite.schema.json',
+      'spec/openapi.yaml', 'spec/clauses.yaml', 'spec/interpretations.yaml', 'examples/github-actions.yml', 'examples/job-summary.mjs']) {
+      expect(paths, wanted).to.include(wanted);
+    }
+    const suites = [...paths].filter((p) => /^suites\/.+\.ya?ml$/.test(p));
+    expect(suites.length, 'suite files').to.be.above(5);
+    // The whole spec/ folder as it is in the repository (schemas included), since the engine reads it all.
+    const specFiles = [...paths].filter((p) => p.startsWith('spec/schemas/'));
+    expect(specFiles.length).to.be.above(3);
+    for (const p of [manifest.main, manifest.types, ...Object.values(manifest.bin)]) expect(paths, p).to.include(p.replace(/^\.\//, ''));
+  });
+
+  it('declares the programmatic entry point with its types', () => {
+    expect(manifest.exports['.']).to.deep.equal({ types: `./${manifest.types}`, default: `./${manifest.main}` });
+    expect(paths).to.include(manifest.types);
+  });
+
+  it('imports at run time only shipped files, node builtins and runtime dependencies', () => {
+    const problems: string[] = [];
+    const code = [...paths].filter((p) => /\.(m|c)?js$/.test(p));
+    expect(code.length).to.be.above(50);
+    for (const file of code) {
+      const source = readFileSync(join(packageRoot, file), 'utf8');
+      for (const specifier of importedSpecifiers(source)) {
+        if (isBuiltin(specifier)) continue;
+        if (specifier.startsWith('.')) {
+          const target = posix.normalize(posix.join(posix.dirname(file), specifier));
+          if (!paths.has(target)) problems.push(`${file} imports ${specifier}, which is not in the package`);
+          continue;
+        }
+        const name = packageName(specifier);
+        if (!(name in manifest.dependencies)) {
+          problems.push(`${file} imports ${specifier}, but ${name} is ${name in manifest.devDependencies ? 'a devDependency' : 'not a dependency'}`);
+        }
+      }
+    }
+    expect(problems).to.deep.equal([]);
+  });
+});
+
+describe('the import scanner', () => {
+  it('finds static, side-effect, dynamic and require imports, and names their packages', () => {
+    const source = [
+      "import Mocha from 'mocha';",
+      "import { a, b } from './x.js';",
+      "export { c } from '../y.js';",
+      "import 'side-effect';",
+      "const m = await import('testcontainers');",
+      "const r = require('@scope/pkg/deep/file.js');",
+      "const text = 'not an import from here';",
+    ].join('\n');
+    expect(importedSpecifiers(source).sort()).to.deep.equal(['../y.js', './x.js', '@scope/pkg/deep/file.js', 'mocha', 'side-effect', 'testcontainers']);
+    expect(packageName('@scope/pkg/deep/file.js')).to.equal('@scope/pkg');
+    expect(packageName('ajv/dist/2020.js')).to.equal('ajv');
+    expect(isBuiltin('node:fs')).to.equal(true);
+    expect(isBuiltin('fs/promises')).to.equal(true);
+    expect(isBuiltin('mocha')).to.equal(false);
+  });
+});

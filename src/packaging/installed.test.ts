@@ -1,0 +1,250 @@
+// The package as a vendor installs it: `npm pack`, then `npm install --omit=dev <tarball>` in an empty project, and
+// everything the README promises run from that install (its node_modules/.bin/rdx and `import 'rdx-conformance'`),
+// never from this checkout. A runtime import of a devDependency, a file left out of `files`, a bin without its
+// shebang: each breaks one of these. One install is shared by all cases.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../spec/index.js';
+import { installPacked, type Installed } from '../testing/package.js';
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Generous: a full run on a loaded 2-core machine. Only a limit, never a speed assertion. */
+const RUN_LIMIT_MS = 240_000;
+
+/** Runs a program to its end, killed at `limitMs`; RDX_* of the environment left out so runs see only their flags. */
+function exec(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; limitMs?: number }): Promise<Outcome> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const limit = setTimeout(() => child.kill('SIGKILL'), options.limitMs ?? RUN_LIMIT_MS);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(limit);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface ReportJson {
+  run: { target: { baseUrl: string; embedded: boolean } };
+  summary: { total: number; conformant: boolean; verdict?: string; byLevel: Record<string, Record<string, number>> };
+}
+
+function latestReport(dir: string): ReportJson {
+  return JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')) as ReportJson;
+}
+
+/** The run's verdict as report.json states it (the summary's verdict; before verdicts existed, `conformant`). */
+function verdictOf(report: ReportJson): string {
+  return report.summary.verdict ?? (report.summary.conformant ? 'CONFORMANT' : 'NOT_CONFORMANT');
+}
+
+/** `rdx simulate` from the install, on a free loopback port, until stop(). */
+async function simulate(bin: string, cwd: string): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const limit = setTimeout(() => reject(new Error(`rdx simulate did not start:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      if (url && out.includes('Ctrl-C')) {
+        clearTimeout(limit);
+        resolve(url);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(limit);
+      reject(new Error(`rdx simulate exited with ${String(code)}:\n${out}`));
+    });
+  });
+  const stop = (): Promise<void> => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const limit = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(limit);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
+  return { baseUrl, child, stop };
+}
+
+interface Body {
+  message?: string;
+  data?: Record<string, unknown>[];
+  access_token?: string;
+}
+
+async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Body }> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+describe('the packed package, installed with --omit=dev', function () {
+  this.timeout(RUN_LIMIT_MS);
+  let installed: Installed;
+  let work: string;
+
+  before(async function () {
+    this.timeout(600_000);
+    installed = await installPacked();
+    work = mkdtempSync(join(installed.project, 'work-'));
+  });
+
+  after(() => installed?.remove());
+
+  it('installs no devDependency', () => {
+    const own = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; dependencies: Record<string, string> };
+    const tree = JSON.parse(readFileSync(join(installed.project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const top = new Set(Object.keys(tree.packages).map((p) => p.replace(/^.*node_modules\//, '')));
+    for (const name of Object.keys(own.dependencies)) expect(top, name).to.include(name);
+    // Dev-only tools: present in a dev checkout, absent from a production install (unless a dependency needs them).
+    for (const name of ['typescript', 'eslint', 'c8', 'chai', 'playwright-core']) expect(top, name).not.to.include(name);
+  });
+
+  it('answers --help for rdx and for every command it lists', async () => {
+    const top = await exec(installed.bin, ['--help'], { cwd: work, limitMs: 60_000 });
+    expect(top.code, top.stderr).to.equal(0);
+    const commands = [...top.stdout.matchAll(/^\s+rdx (\w+)/gm)].map((m) => m[1] as string);
+    expect(commands).to.include.members(['run', 'list', 'validate', 'init', 'simulate', 'report', 'verify']);
+    for (const command of commands) {
+      const r = await exec(installed.bin, [command, '--help'], { cwd: work, limitMs: 60_000 });
+      expect(r.code, `rdx ${command} --help: ${r.stderr}`).to.equal(0);
+      expect(r.stdout, `rdx ${command} --help`).to.include(`rdx ${command}`);
+      expect(r.stderr, `rdx ${command} --help`).to.equal('');
+    }
+  });
+
+  it('rdx run against the embedded simulator exits 0 with a conformant report', async () => {
+    const reports = join(work, 'embedded');
+    const r = await exec(installed.bin, ['run', '-R', 'dot', '--report-dir', reports], { cwd: work });
+    expect(r.code, r.stderr).to.equal(0);
+    const report = latestReport(reports);
+    expect(report.run.target.embedded).to.equal(true);
+    expect(report.summary.total).to.be.above(200);
+    expect(verdictOf(report), JSON.stringify(report.summary)).to.equal('CONFORMANT');
+  });
+
+  describe('rdx simulate from the install as the target', () => {
+    let sim: Awaited<ReturnType<typeof simulate>>;
+
+    before(async () => {
+      sim = await simulate(installed.bin, work);
+    });
+
+    after(async () => sim?.stop());
+
+    it('rdx run --base-url judges it CONFORMANT, with the fixtures a vendor would give', async () => {
+      // What a vendor's profile gives for the cases that need it: an expired token and an existing ATS job offer.
+      const token = await json(`${sim.baseUrl}/oauth2/token`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'rdx-client', client_secret: 'rdx-secret', grant_type: 'client_credentials' }),
+      });
+      const offers = await json(`${sim.baseUrl}/ats/job-offers`, { headers: { authorization: `Bearer ${String(token.body.access_token)}` } });
+      const reference = offers.body.data?.[0]?.['reference'];
+      expect(reference, 'a seeded ATS job offer').to.be.a('string');
+      const expired = await json(`${sim.baseUrl}/__admin/expired-token`, { method: 'POST' });
+      const config = join(work, 'rdx.config.json');
+      writeFileSync(config, JSON.stringify({ fixtures: { expiredToken: expired.body.data?.[0]?.['access_token'], atsJobOfferIds: [reference] } }));
+
+      const reports = join(work, 'external');
+      const r = await exec(installed.bin, ['run', '--base-url', sim.baseUrl, '--client-id', 'rdx-client', '--config', config,
+        '--allow-irreversible', '-R', 'dot', '--report-dir', reports], { cwd: work, env: { RDX_CLIENT_SECRET: 'rdx-secret' } });
+      expect(r.code, r.stderr).to.equal(0);
+      const report = latestReport(reports);
+      expect(report.run.target).to.deep.include({ baseUrl: sim.baseUrl, embedded: false });
+      expect(report.summary.total).to.be.above(200);
+      // With those fixtures and --allow-irreversible every MUST case is judged.
+      expect(report.summary.byLevel['MUST']?.['skip'] ?? 0, JSON.stringify(report.summary.byLevel)).to.equal(0);
+      expect(verdictOf(report), JSON.stringify(report.summary)).to.equal('CONFORMANT');
+    });
+
+    it("the dashboard's Run conformance (admin API) ends with a verdict, not NOT JUDGED", async () => {
+      // As the dashboard page asks: its API under /__admin/api/, changes marked with the x-rdx-dashboard header.
+      const started = await json(`${sim.baseUrl}/__admin/api/runs`, { method: 'POST', headers: { 'x-rdx-dashboard': '1' } });
+      expect(started.status, JSON.stringify(started.body)).to.equal(202);
+      const n = started.body.data?.[0]?.['n'];
+      let run: Record<string, unknown> | undefined;
+      // Bounded in count and time (the suite's own timeout): poll until the run has ended.
+      for (let i = 0; i < 400; i++) {
+        run = (await json(`${sim.baseUrl}/__admin/api/runs/${String(n)}`)).body.data?.[0];
+        if (run?.['state'] !== 'running') break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(run?.['error'], JSON.stringify(run)).to.equal(undefined);
+      expect(run?.['state'], JSON.stringify(run)).to.equal('done');
+      expect(run?.['conformant'], JSON.stringify(run)).to.equal(true);
+      expect((run?.['counts'] as { total: number } | undefined)?.total).to.be.above(200);
+    });
+  });
+
+  it('is importable as a consumer imports it, and its types check a consumer file (tsc, then node runs it)', async () => {
+    const project = installed.project;
+    // A clause the check may judge: any of the register's.
+    const clause = /^\s*- id: ([A-Z_.]+)/m.exec(readFileSync(join(packageRoot, 'spec', 'clauses.yaml'), 'utf8'))?.[1];
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER.replace('__CLAUSE__', String(clause)));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false,
+        // A consumer's own @types/node (this checkout's); nothing else of our devDependencies is visible.
+        typeRoots: [join(packageRoot, 'node_modules', '@types')], types: ['node'],
+      },
+      files: ['consumer.ts'],
+    }));
+    const tsc = join(packageRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await exec(process.execPath, [tsc, '-p', project], { cwd: project });
+    expect(checked.code, `tsc:\n${checked.stdout}${checked.stderr}`).to.equal(0);
+    const r = await exec(process.execPath, [join(project, 'consumer.js')], { cwd: project });
+    expect(r.code, r.stderr).to.equal(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).to.deep.include({ verdict: 'CONFORMANT', exitCode: 0, embedded: false, check: 'consumer.always-passes', status: 200 });
+    expect(out['total']).to.be.above(3);
+  });
+});
+
+/** A consumer's file: the API with its types, and one line that must not type-check (the types are not `any`). */
+const CONSUMER = `import { runConformance, startSimulator, defineCheck, pass, EXIT, type Check, type CaseResult, type Exchange,
+  type RunReport, type RunVerdict, type Summary, type Verdict } from 'rdx-conformance';
+
+const check: Check = defineCheck({
+  id: 'consumer.always-passes', description: 'A check defined by a consumer', clauses: ['__CLAUSE__'],
+  run: (ctx) => [pass('__CLAUSE__', 'seen ' + ctx.exchange.step)],
+});
+
+const sim = await startSimulator({ host: '127.0.0.1', port: 0, records: 50 });
+try {
+  const result = await runConformance({
+    baseUrl: sim.baseUrl, clientId: sim.options.clientId, clientSecret: sim.options.clientSecret,
+    filters: { grep: '^envelope\\\\.' }, env: {},
+  });
+  const report: RunReport = result.report;
+  const verdict: RunVerdict = result.verdict;
+  const summary: Summary = report.summary;
+  const first: CaseResult | undefined = report.cases[0];
+  const exchange: Exchange | undefined = first?.exchanges.find((e) => e.response?.status === 200);
+  const verdicts: Verdict[] = report.cases.map((c) => c.verdict);
+  // @ts-expect-error a run's verdict is not a case's verdict
+  const wrong: Verdict = verdict;
+  void wrong;
+  console.log(JSON.stringify({
+    verdict, exitCode: result.exitCode, ok: EXIT.OK, total: summary.total, cases: verdicts.length,
+    status: exchange?.response?.status, embedded: report.run.target.embedded, check: check.id,
+  }));
+} finally {
+  await sim.close();
+}
+`;
