@@ -90,8 +90,10 @@ describe('a run stopped early still reports every case (deadline, SIGINT, SIGTER
       const child = spawn(process.execPath, [CLI, 'run', '--base-url', target.url, '--client-id', 'deadline', '--grep', GREP, '-R', 'spec', '--report-dir', 'out', ...extra], {
         cwd: dir, env: { ...process.env, RDX_CLIENT_SECRET: SECRET, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // The summary lines follow the reporter on stdout, errors and the signal notice go to stderr: both are read.
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       let poke: NodeJS.Timeout | undefined;
       // The spec reporter names the first suite as it begins: the run is under way, its signal handlers in place.

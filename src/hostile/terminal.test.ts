@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type RunOutcome } from '../engine/run.js';
 import { UnreachableError, reportFatal } from '../errors.js';
+import { ConsoleReporter } from '../reporters/console.js';
 import { escapeTerminal } from '../reporters/terminal.js';
 
 const TRICKS = '\u001b[2J\u001b[H\u001b]0;pwned\u0007\u001b]8;;http://127.0.0.2/\u001b\\click\u001b]8;;\u001b\\\u0007\u009b31m\u202eevil\u007f\r';
@@ -72,9 +73,9 @@ describe('the console shows a target\'s control sequences escaped, never raw', f
   // A failure with the message in the assertion (batch), a skip whose reason quotes it, an observation of it.
   const grep = '^(job-offers\\.batch-all-valid|envelope\\.list\\.job-offers|job-offers\\.get-by-reference|envelope\\.client-mistakes) ';
 
-  for (const reporter of ['spec', 'dot', 'list', 'tap']) {
-    it(`mocha reporter ${reporter}: escaped on the console, exact in the report`, async () => {
-      const { value, out } = await captured<RunOutcome>(() => runConformance({ profile: profile(), reporter, filters: { grep } }));
+  for (const reporter of ['rdx', 'spec', 'dot', 'list', 'tap']) {
+    it(`reporter ${reporter}: escaped on the console, exact in the report`, async () => {
+      const { value, out } = await captured<RunOutcome>(() => runConformance({ profile: profile(), reporter: reporter === 'rdx' ? ConsoleReporter : reporter, filters: { grep } }));
       expect(value.exitCode).to.equal(1);
       expect(out, 'the console output').to.include('\\x1b[2J');
       const raw = TARGET_RAW.exec(out);
