@@ -16,6 +16,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tool configuration that has to be CommonJS (.dependency-cruiser.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // chai's property assertions (`.to.be.empty`) read as bare expressions.
     files: ['**/*.test.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },

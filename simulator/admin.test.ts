@@ -22,7 +22,29 @@ describe('simulator: admin surface', () => {
     expect(rebound.status).to.equal(401);
     const crossSite = await admin.send('POST', '/reset', { headers: { origin: 'https://evil.example' } });
     expect(crossSite.status).to.equal(401);
-    expect((await admin.send('POST', '/reset')).status, 'a plain loopback client still may').to.equal(200);
+    expect((await admin.send('POST', '/reset', { headers: { 'x-rdx-admin': '1' } })).status, 'a plain loopback client still may').to.equal(200);
+  });
+
+  it('refuses a state-changing call that a cross-site page could send (text/plain, a form, no Origin at all), whatever Origin says', async () => {
+    await t.client.login(t.sim.options.clientId, t.sim.options.clientSecret);
+    const { seed, records } = (await admin.get('/health')).body.data?.[0] as { seed: number; records: number };
+    const reference = 'JO-CSRF-1';
+    expect((await t.client.post('/ats/job-offers', [jobOffer(createFaker(2), { reference })])).status).to.equal(201);
+    const simple: Record<string, string>[] = [
+      {}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'multipart/form-data; boundary=x' },
+      { 'content-type': 'text/plain', origin: `http://127.0.0.1:${new URL(t.sim.baseUrl).port}` }, { 'content-type': 'text/plain', origin: 'null' },
+    ];
+    for (const headers of simple) {
+      for (const name of ['/reset', '/reseed', '/expired-token']) {
+        const res = await admin.send('POST', name, { headers, raw: name === '/reseed' ? '{"seed":9,"records":3}' : '' });
+        expect(res.status, `POST ${name} with ${JSON.stringify(headers)}`).to.equal(401);
+        expect(res.body.message).to.match(/x-rdx-admin: 1 header or a JSON body|from this origin/);
+      }
+    }
+    expect((await t.client.get(`/ats/job-offers/${reference}`)).status, 'a refused reset still reset the store').to.equal(200);
+    expect((await admin.send('POST', '/reseed', { body: { seed: 9, records: 3 } })).status, 'JSON, as scripts send it').to.equal(200);
+    expect((await admin.send('POST', '/expired-token', { headers: { 'x-rdx-admin': '1' } })).status).to.equal(200);
+    expect((await admin.send('POST', '/reseed', { body: { seed, records } })).status).to.equal(200);
   });
 
   it('reports health with the seed and record counts', async () => {
@@ -60,7 +82,7 @@ describe('simulator: admin surface', () => {
     const seeded = t.sim.store.jobOffers.values();
     await t.client.post('/ats/job-offers', [jobOffer(createFaker(1), { reference: 'JO-ADMIN-1' })]);
     expect(t.sim.store.jobOffers.size).to.equal(seeded.length + 1);
-    expect((await admin.send('POST', '/reset')).status).to.equal(200);
+    expect((await admin.send('POST', '/reset', { headers: { 'x-rdx-admin': '1' } })).status).to.equal(200);
     expect(t.sim.store.jobOffers.values()).to.deep.equal(seeded);
     expect(t.sim.journal.size).to.equal(0);
     expect((await t.client.get('/ats/job-offers')).status, 'tokens survive a reset').to.equal(200);
@@ -78,7 +100,7 @@ describe('simulator: admin surface', () => {
   });
 
   it('mints a token that has already expired, refused as invalid_token', async () => {
-    const minted = await admin.send('POST', '/expired-token');
+    const minted = await admin.send('POST', '/expired-token', { headers: { 'x-rdx-admin': '1' } });
     expect(minted.status).to.equal(200);
     const token = (items(minted)[0] as { access_token: string }).access_token;
     const res = await t.client.get('/ats/job-offers', { headers: { authorization: `Bearer ${token}` } });

@@ -10,11 +10,36 @@ import type { JournalEntry } from './journal.js';
 import { MAX_RECORDS } from './options.js';
 import { rules, type Outcome } from './rules.js';
 import type { SeedCounts } from './seed.js';
-import { readBody } from './server.js';
-import { LOOPBACK_HOST, sameOrigin } from './dashboard/index.js';
+import { readBody, utf8 } from './server.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
+/** Sent by scripts on a state-changing admin call without a JSON body (see adminIntent). */
+export const ADMIN_INTENT_HEADER = 'x-rdx-admin';
+
+/**
+ * A state-changing admin call must carry what a cross-site page cannot send without a CORS preflight (which the
+ * simulator never grants): a custom header (X-Rdx-Admin, or the admin token's) or a JSON Content-Type. A page
+ * can post text/plain or a form to 127.0.0.1 with no Origin at all, so Origin alone proves nothing.
+ */
+export function adminIntent(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  return req.headers[ADMIN_INTENT_HEADER] !== undefined || req.headers[ADMIN_TOKEN_HEADER] !== undefined || type === 'application/json';
+}
+
+/** A Host header naming loopback (the admin surface and the dashboard answer only under such a name without a token). */
+export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/** A browser names the page's origin on cross-origin requests (and on same-origin writes): it must be this host. */
+export function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
 
 export interface AdminTarget {
   adminToken: string | undefined;
@@ -56,7 +81,9 @@ async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer
   if (!raw) return fail('payloadTooLarge', 'The request body is too large.', { connection: 'close' });
   if (raw.length > 0) {
     try {
-      const parsed: unknown = JSON.parse(raw.toString('utf8'));
+      const text = utf8(raw);
+      if (text === undefined) return fail('malformedJson', 'The body is not valid UTF-8.');
+      const parsed: unknown = JSON.parse(text);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('validation', 'The body must be an object {seed, records}.');
       body = parsed as JsonObject;
     } catch {
@@ -88,7 +115,10 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
   // Own members only: __proto__, constructor or toString would otherwise be found on Object.prototype.
   const method = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
   if (!method) return fail('notFound', `No admin endpoint ${ADMIN_PREFIX}${name}; there are ${Object.keys(ROUTES).join(', ')}.`);
-  if (req.method !== method) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${method}.`, { allow: method });
+  if (req.method !== method && !(req.method === 'HEAD' && method === 'GET')) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${method}.`, { allow: method === 'GET' ? 'GET, HEAD' : method });
+  if (method !== 'GET' && !adminIntent(req)) {
+    return fail('unauthorized', `${ADMIN_PREFIX}${name} changes the simulator: send the ${ADMIN_INTENT_HEADER}: 1 header or a JSON body with Content-Type application/json (a cross-site page can send neither).`);
+  }
   switch (name) {
     case 'health':
       return { outcome: 'ok', body: { message: 'The simulator is up.', data: [target.health()] } };

@@ -1,12 +1,28 @@
 // What every stage of the request pipeline, every handler and every persona hook sees.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Operation } from '../src/spec/index.js';
-import type { ResolvedOptions } from './options.js';
 import type { Outcome } from './rules.js';
 import type { Store } from './store.js';
 import type { TokenStore } from './auth.js';
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * What a request may read of the options in force. options.ts's ResolvedOptions is one; it is not named here because
+ * it holds the personas, whose hooks see this context (the types would import each other).
+ */
+export interface RequestOptions {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Token lifetime in seconds. */
+  readonly tokenTtl: number;
+  readonly pageSize: number;
+  readonly maxBodyBytes: number;
+  readonly basePath: string;
+  readonly seed: number;
+  readonly records: number;
+  readonly now: () => number;
+}
 
 /** The pipeline stage a request reached: route → authenticate → body → handler. */
 export type Stage = 'request' | 'route' | 'authenticate' | 'body' | 'handler';
@@ -43,7 +59,7 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   readonly store: Store;
   readonly tokens: TokenStore;
-  readonly options: ResolvedOptions;
+  readonly options: RequestOptions;
   /** The simulator's base URL (origin and base path), for links when the Host header cannot be used. */
   readonly baseUrl: string;
   stage: Stage;

@@ -68,8 +68,8 @@ describe('simulator: HTTP edges', () => {
     expectErrorBody(await t.client.get('/ats/job-offers/JO-2026-000001/extra/segments'), 404);
     const wrong = await t.client.delete('/ats/job-offers');
     expectErrorBody(wrong, 405);
-    expect(wrong.headers['allow']).to.equal('POST, GET');
-    expect((await t.client.send('POST', '/ats/job-offers/x')).headers['allow']).to.equal('GET, PUT, PATCH');
+    expect(wrong.headers['allow']).to.equal('POST, GET, HEAD');
+    expect((await t.client.send('POST', '/ats/job-offers/x')).headers['allow']).to.equal('GET, PUT, PATCH, HEAD');
   });
 
   it('answers a malformed percent-encoding in a path parameter with 400', async () => {

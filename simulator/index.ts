@@ -80,8 +80,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   rules();
   const resolved = resolveOptions(options);
   const store = new Store();
-  const journal = new Journal(resolved.journalSize);
-  const tokens = new TokenStore(resolved.now);
+  const tokens = new TokenStore(resolved.now, resolved.maxTokens);
+  // The journal masks what the simulator knows to be secret wherever it appears: see journal.ts.
+  const journal = new Journal(resolved.journalSize, {
+    secrets: () => [state.options.clientSecret, resolved.adminToken],
+    issued: (candidate) => tokens.issued(candidate),
+  });
   let current = { seed: resolved.seed, records: resolved.records };
   let seeded = seedStore(store, current.seed, current.records);
   const startedAt = resolved.now();
@@ -105,7 +109,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     state.options = {
       ...next, host: resolved.host, port: resolved.port, admin: resolved.admin, adminToken: resolved.adminToken, now: resolved.now,
       journalSize: resolved.journalSize, headersTimeoutMs: resolved.headersTimeoutMs, requestTimeoutMs: resolved.requestTimeoutMs,
-      chaos: resolved.chaos, reportDir: resolved.reportDir,
+      chaos: resolved.chaos, reportDir: resolved.reportDir, maxConnections: resolved.maxConnections, maxTokens: resolved.maxTokens,
     };
     state.baseUrl = `${origin}${state.options.basePath}`;
   };
@@ -133,7 +137,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     dashboard = new Dashboard({
       adminToken: resolved.adminToken, maxBodyBytes: resolved.maxBodyBytes, store, journal, chaos,
       options: () => state.options, baseUrl: () => state.baseUrl, current: () => current,
-      reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken,
+      reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken, conformance: options.conformance,
     });
     admin.dashboard = dashboard;
   }

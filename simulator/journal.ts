@@ -16,6 +16,8 @@ export interface JournalEntry {
   requestHeaders: Record<string, string>;
   requestBody: string | null;
   responseBody: string | null;
+  /** What else happened on this request, such as tokens evicted to make room for the one it was issued. */
+  note?: string;
 }
 
 /** What the request path hands over: cheap to make, formatted only when read. */
@@ -30,43 +32,168 @@ export interface JournalRecord {
   rawHeaders: readonly string[];
   requestBody: string | Buffer | undefined;
   responseBody: string | Buffer | undefined;
+  note?: string;
 }
 
 export const MASK = '***';
 /** Characters of a body kept in an entry. */
 export const BODY_LIMIT = 16_384;
 
-// The value may be cut short by BODY_LIMIT, so an unterminated string to the end of the text counts too.
-const JSON_SECRET = /("(?:client_secret|access_token|refresh_token|password)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/g;
-const FORM_SECRET = /((?:^|&|\?)(?:client_secret|access_token|refresh_token|password)=)[^&#]*/g;
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-rdx-admin-token']);
+/**
+ * What the journal knows beyond names: the secrets it holds by value (client secret, admin token) and whether a
+ * string is an access token the simulator issued (it can tell: see TokenStore.issued). Masking uses both, so a
+ * secret is masked wherever and however it appears, not only under a key the mask recognises.
+ */
+export interface Known {
+  secrets(): readonly (string | undefined)[];
+  issued(candidate: string): boolean;
+}
 
-/** Masks secret members of a JSON or form-encoded text (client_secret, access_token, …). */
+const NOTHING_KNOWN: Known = { secrets: () => [], issued: () => false };
+
+/** Member names whose values are credentials, compared case-insensitively after JSON and URL decoding. */
+const SECRET_KEYS = new Set(['client_secret', 'access_token', 'refresh_token', 'id_token', 'password', 'client_assertion', 'x-rdx-admin-token']);
+const isSecretKey = (key: string): boolean => SECRET_KEYS.has(key.trim().toLowerCase().replace(/\[[^\]]*\]$/, ''));
+const KEY_ALTERNATIVES = 'client_secret|access_token|refresh_token|id_token|password|client_assertion';
+// The value may be a string, an array or an object, and may be cut short by BODY_LIMIT (an unterminated value to
+// the end of the text counts too).
+const JSON_SECRET = new RegExp(`("(?:${KEY_ALTERNATIVES})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*(?:"|$)|\\[[^\\]]*(?:\\]|$)|\\{[^}]*(?:\\}|$)|[^,}\\]\\s]+)`, 'gi');
+const FORM_SECRET = new RegExp(`((?:^|[&?;])(?:${KEY_ALTERNATIVES})(?:\\[[^\\]=&]*\\])?=)[^&#]*`, 'gi');
+/** Headers whose whole value is a credential. */
+const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'x-rdx-admin-token', 'x-api-key']);
+const AUTHORIZATION_HEADERS = new Set(['authorization', 'proxy-authorization']);
+/** Authentication schemes shown in front of a masked credential; any other first word may be the credential itself. */
+const SCHEMES = new Set(['basic', 'bearer', 'digest', 'dpop', 'negotiate', 'ntlm', 'hoba', 'mutual', 'oauth', 'aws4-hmac-sha256', 'scram-sha-1', 'scram-sha-256', 'vapid']);
+/** An issued token is 43 base64url characters; runs of them are candidates. */
+const TOKEN_RUN = /[A-Za-z0-9_-]{43,}/g;
+const TOKEN_LENGTH = 43;
+
+/** Masks secret members of a JSON or form-encoded text by name (client_secret, access_token, …), any case. */
 export function maskSecrets(text: string): string {
-  if (!/secret|token|password/.test(text)) return text;
+  if (!/secret|token|password|assertion/i.test(text)) return text;
   return text.replace(JSON_SECRET, `$1"${MASK}"`).replace(FORM_SECRET, `$1${MASK}`);
 }
 
-/** Header values flattened to strings; credentials masked, keeping the scheme of an Authorization header. */
-export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+/** Masks the known secrets and every issued token wherever they stand in the text (raw or percent-encoded). */
+function maskKnown(text: string, known: Known): string {
+  let out = text;
+  for (const secret of known.secrets()) {
+    if (!secret || secret.length < 4) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join(MASK);
+  }
+  // A token glued to other base64url characters (Bearer<token>, <token>xyz) is found at either end of its run.
+  return out.replace(TOKEN_RUN, (run) => {
+    if (run.length === TOKEN_LENGTH) return known.issued(run) ? MASK : run;
+    const head = run.slice(0, TOKEN_LENGTH);
+    const tail = run.slice(-TOKEN_LENGTH);
+    if (known.issued(head)) return `${MASK}${run.slice(TOKEN_LENGTH)}`;
+    if (known.issued(tail)) return `${run.slice(0, -TOKEN_LENGTH)}${MASK}`;
+    return run;
+  });
+}
+
+/** JSON \u escapes and URL %-escapes decoded, leniently (what does not decode stays as it is). */
+function decoded(text: string): string {
+  const unescaped = text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return unescaped.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** A parsed JSON value with credential members masked whole (arrays and objects too) and known secrets masked. */
+function maskValue(value: unknown, known: Known): unknown {
+  if (typeof value === 'string') return maskKnown(value, known);
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, known));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[maskKnown(key, known)] = isSecretKey(key) ? MASK : maskValue(v, known);
+    return out;
+  }
+  return value;
+}
+
+/** A form (or query) text with credential fields masked, read as decoded names and values; undefined when it is no form. */
+function maskForm(text: string, known: Known): string | undefined {
+  if (!/^[^\s{}[\]"]*=/.test(text) || /\s/.test(text)) return undefined;
+  let changed = false;
+  const out = text.split('&').map((pair) => {
+    const at = pair.indexOf('=');
+    const name = decoded((at === -1 ? pair : pair.slice(0, at)).replace(/\+/g, ' '));
+    const value = at === -1 ? undefined : decoded(pair.slice(at + 1).replace(/\+/g, ' '));
+    const maskedValue = value === undefined ? undefined : isSecretKey(name) ? MASK : maskKnown(value, known);
+    const maskedName = maskKnown(name, known);
+    if (maskedValue === value && maskedName === name) return pair;
+    changed = true;
+    return `${encodeURIComponent(maskedName)}${maskedValue === undefined ? '' : `=${maskedValue === MASK ? MASK : encodeURIComponent(maskedValue)}`}`;
+  });
+  return changed ? out.join('&') : text;
+}
+
+/**
+ * A text as the journal shows it. JSON is masked on its parsed value and a form on its decoded fields, so that
+ * escapes (client\u005fsecret, client%5Fsecret) and case (Client_Secret) hide nothing; any other text (a cut or
+ * malformed body) is masked as it stands and, when decoding its escapes reveals more to mask, shown decoded.
+ */
+export function maskText(text: string, known: Known = NOTHING_KNOWN): string {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      const masked = JSON.stringify(maskValue(value, known));
+      return masked === JSON.stringify(value) ? text : masked;
+    } catch {
+      // Not JSON after all (cut or malformed): masked as text below.
+    }
+  }
+  const form = maskForm(text, known);
+  if (form !== undefined) return form;
+  const plain = maskKnown(maskSecrets(text), known);
+  const revealed = decoded(plain);
+  const again = maskKnown(maskSecrets(revealed), known);
+  return again === revealed ? plain : again;
+}
+
+/** A request target with its query read as a form: secret parameters masked, known secrets masked anywhere. */
+export function maskUrl(url: string, known: Known = NOTHING_KNOWN): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const shownPath = maskText(path, known);
+  if (q === -1) return shownPath;
+  const query = url.slice(q + 1);
+  return `${shownPath}?${maskForm(query, known) ?? maskText(query, known)}`;
+}
+
+/** One header value as shown: credentials masked whole, but for the scheme word of an Authorization header. */
+function maskHeader(name: string, value: string, known: Known): string {
+  if (AUTHORIZATION_HEADERS.has(name)) {
+    const scheme = /^([A-Za-z][A-Za-z0-9._~+-]*)[ \t]+\S/.exec(value)?.[1];
+    return scheme && SCHEMES.has(scheme.toLowerCase()) ? `${scheme} ${MASK}` : MASK;
+  }
+  if (SECRET_HEADERS.has(name)) return MASK;
+  return maskText(value, known);
+}
+
+/** Header values flattened to strings; credentials masked, keeping a recognised scheme of an Authorization header. */
+export function maskHeaders(headers: Record<string, string | string[] | undefined>, known: Known = NOTHING_KNOWN): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(', ') : value;
-    if (!SECRET_HEADERS.has(name)) out[name] = text;
-    else if (name.endsWith('authorization')) out[name] = `${text.split(' ')[0] ?? ''} ${MASK}`.trim();
-    else out[name] = MASK;
+    out[name] = maskHeader(name, Array.isArray(value) ? value.join(', ') : value, known);
   }
   return out;
 }
 
-function headersOf(raw: readonly string[]): Record<string, string> {
+function headersOf(raw: readonly string[], known: Known): Record<string, string> {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     headers[name] = headers[name] === undefined ? (raw[i + 1] as string) : `${headers[name]}, ${raw[i + 1] as string}`;
   }
-  return maskHeaders(headers);
+  return maskHeaders(headers, known);
 }
 
 /** The text of a body, cut to BODY_LIMIT with a note of what was left out (only the kept part is decoded). */
@@ -80,18 +207,18 @@ function cutText(body: string | Buffer): string {
 }
 
 /** A body as GET /__admin/journal shows it: at most BODY_LIMIT long, secrets masked. */
-export function journalBody(body: string | Buffer | undefined): string | null {
+export function journalBody(body: string | Buffer | undefined, known: Known = NOTHING_KNOWN): string | null {
   if (body === undefined || body.length === 0) return null;
-  return maskSecrets(cutText(body));
+  return maskText(cutText(body), known);
 }
 
 /**
  * A body as the ring keeps it: credentials masked at once; a body over BODY_LIMIT cut, as a copy, so that the
  * ring never keeps a large body alive (a slice of a string would still hold all of it).
  */
-function kept(body: string | Buffer | undefined, sensitive: boolean): string | Buffer | undefined {
+function kept(body: string | Buffer | undefined, sensitive: boolean, known: Known): string | Buffer | undefined {
   if (body === undefined || body.length === 0) return undefined;
-  if (sensitive) return journalBody(body) ?? undefined;
+  if (sensitive) return journalBody(body, known) ?? undefined;
   if (body.length <= BODY_LIMIT) return body;
   return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);
 }
@@ -101,7 +228,7 @@ export class Journal {
   private next = 0;
   private count = 0;
 
-  constructor(readonly capacity: number) {
+  constructor(readonly capacity: number, private readonly known: Known = NOTHING_KNOWN) {
     this.ring = new Array<JournalRecord | undefined>(capacity);
   }
 
@@ -112,8 +239,8 @@ export class Journal {
   /** sensitive: the bodies may carry credentials (token requests) and are masked before they are kept. */
   add(record: JournalRecord, sensitive: boolean): void {
     if (this.capacity === 0) return;
-    record.requestBody = kept(record.requestBody, sensitive);
-    record.responseBody = kept(record.responseBody, sensitive);
+    record.requestBody = kept(record.requestBody, sensitive, this.known);
+    record.responseBody = kept(record.responseBody, sensitive, this.known);
     this.ring[this.next] = record;
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);
@@ -129,14 +256,15 @@ export class Journal {
       out.push({
         at: new Date(r.arrivedAt).toISOString(),
         method: r.method,
-        path: maskSecrets(r.url),
+        path: maskUrl(r.url, this.known),
         operationId: r.operationId,
         status: r.status,
         latencyMs: r.latencyMs,
         clientId: r.clientId,
-        requestHeaders: headersOf(r.rawHeaders),
-        requestBody: journalBody(r.requestBody),
-        responseBody: journalBody(r.responseBody),
+        requestHeaders: headersOf(r.rawHeaders, this.known),
+        requestBody: journalBody(r.requestBody, this.known),
+        responseBody: journalBody(r.responseBody, this.known),
+        ...(r.note ? { note: r.note } : {}),
       });
     }
     return out;

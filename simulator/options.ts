@@ -3,56 +3,21 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { UsageError } from '../src/errors.js';
+import { MAX_TOKENS } from './auth.js';
 import { chaosSettings, type ChaosSettings } from './chaos.js';
 import type { Persona } from './personas/types.js';
+import type { PersonaOptions } from './settings.js';
+import type { ConformanceRunner } from '../src/core/conformance.js';
 import { rules } from './rules.js';
 
-export interface SimulatorOptions {
-  /** Interface to listen on; 127.0.0.1 by default. */
-  host?: string;
-  /** 0 picks a free port. */
-  port?: number;
-  /** Seed of the generated data: one seed, the same data. */
-  seed?: number;
-  /** Volume of seeded records, all resources together (a fifth of them ATS job offers). */
-  records?: number;
-  /** Records a list page holds (interpretation PAGE_SIZE by default). */
-  pageSize?: number;
-  clientId?: string;
-  clientSecret?: string;
-  /** Token lifetime in seconds (expires_in). */
-  tokenTtl?: number;
-  /** Largest request body accepted (interpretation LIMITS by default); larger is answered 413. */
-  maxBodyBytes?: number;
-  /** A path prefix the whole API is mounted under, such as /api/v1; '' by default. */
-  basePath?: string;
-  /** Serve /__admin/ (health, reset, reseed, journal); true by default. */
-  admin?: boolean;
-  /** Token the admin surface requires; generated when the host is not a loopback address. */
-  adminToken?: string;
+export interface SimulatorOptions extends PersonaOptions {
   /** Fault personas and legal variants, applied in order. */
   personas?: readonly Persona[];
   /** The clock in ms since the epoch (token expiry, journal times); tests inject one. */
   now?: () => number;
-  /** Requests the journal keeps. */
-  journalSize?: number;
-  /** Time allowed to receive a request's headers, and the whole request (slow clients are cut off). */
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  /** Added latency: `50` ms, a range `20-80`, or per endpoint `GET /ats/job-offers=50` (see chaos.ts). */
-  latency?: string | readonly string[];
-  /** Share of API requests answered 503 with the error body and Retry-After (0 to 1). */
-  errorRate?: number;
-  /** Share of API requests whose connection is closed without an answer (0 to 1). */
-  dropRate?: number;
-  /** Seed of the chaos decisions; the data seed by default. */
-  chaosSeed?: number;
-  /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */
-  reportDir?: string;
+  /** The harness, for the dashboard's "Run conformance" (the composition root, src/cli/compose.ts, passes it). */
+  conformance?: ConformanceRunner;
 }
-
-/** What a persona may set: everything but personas and the clock. */
-export type PersonaOptions = Omit<SimulatorOptions, 'personas' | 'now'>;
 
 export interface ResolvedOptions {
   host: string;
@@ -75,11 +40,18 @@ export interface ResolvedOptions {
   requestTimeoutMs: number;
   chaos: ChaosSettings;
   reportDir: string | undefined;
+  maxConnections: number;
+  maxTokens: number;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
 /** The demo secret: printed at start-up, never used where --client-secret or the environment gives another. */
 export const DEFAULT_CLIENT_SECRET = 'rdx-secret';
+/**
+ * Well under a usual file-descriptor limit (1,024 soft is common, and each connection takes one), so that a client
+ * that opens connections by the thousand meets the cap, not the limit that would refuse everyone.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 512;
 /** Kept within Node's default heap: a million records take about 0.5 GiB of it. */
 export const MAX_RECORDS = 2_000_000;
 
@@ -142,5 +114,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
     chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
+    maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
+    maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),
   };
 }

@@ -66,8 +66,12 @@ export class Router {
       }
     }
     if (!route) return { kind: 'none' };
-    const operation = route.methods.get(method);
-    if (!operation) return { kind: 'method', allow: [...route.methods.keys()] };
+    // HEAD is GET without the body (RFC 9110 §9.3.2); node:http leaves the body out of a HEAD answer itself.
+    const operation = route.methods.get(method) ?? (method === 'HEAD' ? route.methods.get('GET') : undefined);
+    if (!operation) {
+      const allow = [...route.methods.keys()];
+      return { kind: 'method', allow: allow.includes('GET') ? [...allow, 'HEAD'] : allow };
+    }
     return { kind: 'found', operation, params };
   }
 }

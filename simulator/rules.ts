@@ -41,7 +41,6 @@ export const IMPLEMENTED: Readonly<Record<string, unknown>> = {
   VERSIONING: 'none',
   ABSENT_OPTIONAL_FIELD: 'omit',
   EXTRA_FIELDS: 'reject',
-  ATS_JOB_OFFER_RESPONSE_ID: 'no-id',
   PATCH_RESPONSE_ID: 'include',
   DATE_VALUE_FORMAT: 'iso8601',
   ATTRIBUTE_NAME_CONFLICT: 'reject-duplicate',

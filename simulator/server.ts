@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { operations, type Operation } from '../src/spec/index.js';
-import { bearerToken, type TokenStore } from './auth.js';
+import { bearerToken, type Evictions, type TokenStore } from './auth.js';
 import { RETRY_AFTER_SECONDS, delay, type Chaos, type ChaosDecision } from './chaos.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
 import { SimError, errorBody } from './envelope.js';
@@ -80,12 +80,48 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
   });
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text, or undefined when its bytes are not UTF-8. Never replaced with U+FFFD: INV-\xff and INV-\xfe
+ * would both become INV-\ufffd, two different requests one record. A BOM is kept, so JSON.parse still refuses it.
+ */
+export function utf8(raw: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A form body's fields, or undefined when a percent-escape does not decode to UTF-8 (%FF) or is malformed. */
+function formFields(text: string): Record<string, string> | undefined {
+  const fields: Record<string, string> = {};
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    try {
+      const name = decodeURIComponent((at === -1 ? pair : pair.slice(0, at)).replace(/\+/g, ' '));
+      fields[name] = decodeURIComponent((at === -1 ? '' : pair.slice(at + 1)).replace(/\+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  }
+  return fields;
+}
+
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** The journal's note on a token request that made room for its token. */
+function evictionNote(e: Evictions, cap: number): string {
+  const parts = [e.expired ? `${e.expired} expired token(s)` : '', e.live ? `${e.live} live token(s), the oldest (none had expired)` : ''].filter(Boolean);
+  return `The token store was full (${cap} tokens): evicted ${parts.join(' and ')} to make room.`;
 }
 
 const CHALLENGE = 'Bearer realm="rdx"';
@@ -326,10 +362,13 @@ export class Pipeline {
     // The rest of an oversized body is never read: the connection closes after the answer.
     if (!raw) throw new SimError('payloadTooLarge', `The request body is larger than ${limit} bytes.`, undefined, { connection: 'close' });
     ctx.rawBody = raw;
-    const text = raw.toString('utf8');
+    const text = utf8(raw);
+    if (text === undefined) throw new SimError('malformedJson', 'The request body is not valid UTF-8.');
     let parsed: unknown;
-    if (type === 'application/x-www-form-urlencoded') parsed = Object.fromEntries(new URLSearchParams(text));
-    else {
+    if (type === 'application/x-www-form-urlencoded') {
+      parsed = formFields(text);
+      if (parsed === undefined) throw new SimError('validation', 'invalid_request: the form body has a percent-escape that is not UTF-8.');
+    } else {
       try {
         parsed = JSON.parse(text);
       } catch (error) {
@@ -391,6 +430,8 @@ export class Pipeline {
 
   private write(ctx: RequestContext, raw: RawResponse | 'sent', started: number, arrivedAt: number): void {
     const { res, req } = ctx;
+    const isToken = ctx.operation?.kind === 'token';
+    const evicted = isToken ? this.state.tokens.takeEvictions() : undefined;
     if (raw !== 'sent' && !res.headersSent && !res.destroyed) {
       raw.headers['content-length'] = String(Buffer.byteLength(raw.body));
       res.writeHead(raw.status, raw.headers);
@@ -407,7 +448,8 @@ export class Pipeline {
       rawHeaders: req.rawHeaders,
       requestBody: ctx.rawBody,
       responseBody: raw === 'sent' ? undefined : raw.body,
-    }, ctx.operation?.kind === 'token');
+      ...(evicted ? { note: evictionNote(evicted, this.state.tokens.cap) } : {}),
+    }, isToken);
     this.state.journaled?.();
   }
 }

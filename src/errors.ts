@@ -1,5 +1,6 @@
 // The harness's own failures (bad usage, bad config, unreachable target) as opposed to an implementation's
 // failures, which are verdicts. Each carries the exit code the README documents.
+import { escapeTerminal } from './reporters/terminal.js';
 
 export const EXIT = {
   /** Every MUST case passed. */
@@ -40,11 +41,12 @@ export class UnreachableError extends HarnessError {
 /** Prints a fatal error as one clear line (never a stack trace for a known error) and returns its exit code. */
 export function reportFatal(error: unknown): number {
   if (error instanceof HarnessError) {
-    process.stderr.write(`rdx: ${error.message}\n`);
+    // A message may quote the target (its token endpoint's answer): escaped like every console line.
+    process.stderr.write(`rdx: ${escapeTerminal(error.message, { keepNewlines: true })}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`rdx: internal error: ${message}\n`);
+  process.stderr.write(`rdx: internal error: ${escapeTerminal(message, { keepNewlines: true })}\n`);
   if (process.env['RDX_DEBUG'] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return 70;
 }

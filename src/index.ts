@@ -3,15 +3,17 @@
 import { loadProfile, type ProfileFlags } from './config/profile.js';
 import { runConformance as runEngine, type RunOptions, type RunReport, type Summary } from './engine/run.js';
 import type { SimulatorOptions } from '../simulator/options.js';
+import { embeddedSimulator } from './cli/compose.js';
 
-export { startSimulator, allPersonas, personaByName } from '../simulator/index.js';
+export { allPersonas, personaByName } from '../simulator/index.js';
+export { startSimulator } from './cli/compose.js';
 export type { Simulator, SimulatorOptions, Persona } from '../simulator/index.js';
 export { defineCheck, pass, fail, judge } from './checks/registry.js';
 export type { Check, CheckContext, Judgement } from './checks/registry.js';
 export { writeReports } from './reporters/files.js';
 export type { WrittenReports } from './reporters/files.js';
 export type { RunReport, Summary, InterpretationProfile } from './engine/run.js';
-export type { CaseResult, Exchange, Assertion, Observation, ResidueEntry, TransportErrorKind, Tier, Verdict } from './engine/results.js';
+export type { CaseResult, Exchange, Assertion, Observation, ResidueEntry, TransportErrorKind, Tier, Verdict } from './core/results.js';
 export type { CaseFilters } from './engine/plan.js';
 export type { Level } from './spec/index.js';
 export type { Profile, ProfileFlags } from './config/profile.js';
@@ -61,7 +63,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(bail !== undefined ? { bail } : {}),
     ...(suiteFiles ? { suiteFiles } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
-    ...(simulator ? { simulator: simulator as Record<string, unknown> } : {}),
+    simulator: embeddedSimulator(simulator),
   });
   return { report, verdict: runVerdict(report.summary), exitCode };
 }

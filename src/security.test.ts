@@ -150,7 +150,7 @@ describe('security: limits on body size, header size and request time', function
 });
 
 describe('security: tokens cannot be guessed', () => {
-  it('issues access tokens of 32 random bytes, all different', () => {
+  it('issues access tokens of 24 random bytes and an 8-byte tag, all different, recognised only by the store that issued them', () => {
     const store = new TokenStore(Date.now);
     const tokens = Array.from({ length: 500 }, () => store.issue('client', 60));
     expect(new Set(tokens).size).to.equal(tokens.length);
@@ -161,6 +161,14 @@ describe('security: tokens cannot be guessed', () => {
     // No shared prefix longer than chance allows: 500 random tokens share at most a few leading characters.
     const prefixes = new Set(tokens.map((t) => t.slice(0, 4)));
     expect(prefixes.size).to.be.above(490);
+    // The tag: this store recognises its tokens, another store (another key) does not, nor a token with one bit changed.
+    const other = new TokenStore(Date.now);
+    const sample = tokens[0] as string;
+    expect(tokens.every((t) => store.issued(t))).to.equal(true);
+    expect(tokens.some((t) => other.issued(t))).to.equal(false);
+    const flipped = Buffer.from(sample, 'base64url');
+    flipped[0] = (flipped[0] as number) ^ 1;
+    expect(store.issued(flipped.toString('base64url'))).to.equal(false);
   });
 
   it('generates an admin token of at least 128 random bits when listening beyond loopback', async () => {

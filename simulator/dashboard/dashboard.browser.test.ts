@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { packageRoot } from '../../src/spec/index.js';
 import { Client, startTest, type Harness } from '../test-support.js';
+import { conformanceRunner } from '../../src/cli/compose.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -70,7 +71,7 @@ describe('dashboard in headless Chromium', function () {
       console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
       this.skip();
     }
-    t = await startTest({ records: 1000 }, false);
+    t = await startTest({ records: 1000, conformance: conformanceRunner() }, false);
     b = await openBrowser(new URL(t.sim.baseUrl).origin);
     page = b.page;
     await page.goto(t.sim.dashboardUrl ?? '');

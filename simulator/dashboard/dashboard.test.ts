@@ -6,6 +6,7 @@ import { personaByName } from '../personas/index.js';
 import { Client, items, startTest, type Harness, type Reply } from '../test-support.js';
 import type { JournalSummary } from './events.js';
 import type { RunView } from './runs.js';
+import { conformanceRunner } from '../../src/cli/compose.js';
 
 /** A Server-Sent Events stream read with undici: events as they come, and a bounded wait for the next one that matches. */
 class EventStream {
@@ -98,7 +99,7 @@ describe('simulator: dashboard', function () {
   let t: Harness;
   let admin: Client;
   before(async () => {
-    t = await startTest({ journalSize: 50 });
+    t = await startTest({ journalSize: 50, conformance: conformanceRunner() });
     admin = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
   });
   after(async () => {
@@ -330,6 +331,20 @@ describe('simulator: dashboard', function () {
     expect(data<RunView>(await admin.get('/api/runs')).map((r) => r.n)).to.deep.equal([1]);
   });
 
+  it('starts no run when the simulator was given no harness, and says so', async () => {
+    const bare = await startTest({ records: 0 }, false);
+    const client = new Client(bare.sim.adminUrl?.replace(/\/$/, '') ?? '');
+    try {
+      const refused = await client.post('/api/runs', {}, { headers: WRITE });
+      expect(refused.status).to.equal(501);
+      expect(refused.body.message).to.match(/without the harness/);
+      expect(data<RunView>(await client.get('/api/runs'))).to.deep.equal([]);
+    } finally {
+      await client.close();
+      await bare.close();
+    }
+  });
+
   it('caps the live streams and ends them on close, which still resolves at once', async () => {
     const sim = await startTest({}, false);
     const url = `${sim.sim.adminUrl ?? ''}api/events`;
@@ -356,7 +371,7 @@ describe('simulator: dashboard behind an admin token', function () {
   let t: Harness;
   let admin: Client;
   before(async () => {
-    t = await startTest({ adminToken: TOKEN, records: 50 }, false);
+    t = await startTest({ adminToken: TOKEN, records: 50, conformance: conformanceRunner() }, false);
     admin = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
   });
   after(async () => {

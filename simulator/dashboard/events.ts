@@ -7,7 +7,7 @@ import type { Journal, JournalEntry } from '../journal.js';
 
 /** What the live journal shows of a request; the bodies are one click (GET /__admin/api/journal/<id>) away. */
 /** A journal entry without its headers and bodies (0 as status: the connection was closed without an answer). */
-export type JournalSummary = { id: number } & Pick<JournalEntry, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'latencyMs' | 'clientId'>;
+export type JournalSummary = { id: number } & Pick<JournalEntry, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'latencyMs' | 'clientId' | 'note'>;
 
 export interface HubLimits {
   maxClients: number;
@@ -26,7 +26,7 @@ export const DEFAULT_LIMITS: HubLimits = {
 };
 
 function summary(id: number, e: JournalEntry): JournalSummary {
-  return { id, at: e.at, method: e.method, path: e.path, operationId: e.operationId, status: e.status, latencyMs: e.latencyMs, clientId: e.clientId };
+  return { id, at: e.at, method: e.method, path: e.path, operationId: e.operationId, status: e.status, latencyMs: e.latencyMs, clientId: e.clientId, ...(e.note ? { note: e.note } : {}) };
 }
 
 export class EventHub {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { harnessVersion } from '../../src/version.js';
-import { ADMIN_TOKEN_HEADER } from '../admin.js';
+import { ADMIN_TOKEN_HEADER, LOOPBACK_HOST, sameOrigin } from '../admin.js';
 import { secretsEqual } from '../auth.js';
 import { chaosActive, chaosSettings, describeChaos, type Chaos, type ChaosSettings } from '../chaos.js';
 import { errorBody } from '../envelope.js';
@@ -19,9 +19,10 @@ import { DEFAULT_CLIENT_SECRET, MAX_RECORDS, type ResolvedOptions } from '../opt
 import { allPersonas, personaByName } from '../personas/index.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
-import { readBody } from '../server.js';
+import { readBody, utf8 } from '../server.js';
 import type { Store } from '../store.js';
 import { UsageError } from '../../src/errors.js';
+import type { ConformanceRunner } from '../../src/core/conformance.js';
 import { EventHub } from './events.js';
 import { DASHBOARD_CSP, REPORT_CSP, dashboardPage } from './page.js';
 import { MAX_PAGE_SIZE, isResource, listRecords } from './records.js';
@@ -43,6 +44,8 @@ export interface DashboardHost {
   reseed(seed: number, records: number): SeedCounts;
   setPersonas(personas: readonly Persona[]): void;
   expiredToken(): string;
+  /** The harness, handed in by the composition root; without it "Run conformance" is not available. */
+  readonly conformance: ConformanceRunner | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -56,8 +59,6 @@ const fail = (status: number, message: string, problems?: string[], headers?: Re
 /** Tickets for report links when a token is required: one use each, short-lived, few at a time. */
 const TICKET_TTL_MS = 60_000;
 const MAX_TICKETS = 32;
-
-export const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
@@ -78,17 +79,6 @@ function send(res: ServerResponse, answer: Answer): void {
     ...(answer.headers ?? {}),
   });
   res.end(body);
-}
-
-/** A browser names the page's origin on cross-origin requests (and on same-origin writes): it must be this host. */
-export function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 function wholeNumber(value: unknown, name: string, min: number, max: number, problems: string[]): number | undefined {
@@ -112,7 +102,7 @@ export class Dashboard {
       expiredToken: () => host.expiredToken(),
       chaos: () => host.chaos.active,
       changed: (run) => this.hub.changed('run', { run }),
-    }, host.options().reportDir);
+    }, host.options().reportDir, host.conformance);
   }
 
   /** The pipeline added a journal entry. */
@@ -227,9 +217,11 @@ export class Dashboard {
     const raw = await readBody(req, this.host.maxBodyBytes);
     if (!raw) throw new UsageError('The request body is too large.');
     if (raw.length === 0) return {};
+    const text = utf8(raw);
+    if (text === undefined) throw new UsageError('The request body is not valid UTF-8.');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw new UsageError('The request body is not well-formed JSON.');
     }
@@ -342,6 +334,7 @@ export class Dashboard {
       if (method === 'POST') {
         const run = this.runs.start();
         if (run === 'busy') return fail(409, 'A conformance run is already going on; wait for its verdict.');
+        if (run === 'unavailable') return fail(501, 'This simulator was started without the harness (rdx simulate has it); no run can start here.');
         return { status: 202, body: { message: `Conformance run ${run.n} started.`, data: [run] } };
       }
       return allow('GET', 'POST') ?? ok(`${this.runs.list().length} runs, newest first.`, this.runs.list());

@@ -1,15 +1,16 @@
 // "Run conformance" on the dashboard: the harness in this process, against this simulator as it is configured now
 // (its base URL, its client, its personas and chaos), one run at a time. Reports are written as `rdx run` writes
 // them, under the report directory (a temporary one by default), and served from /__admin/reports/<run-id>/.
-// The harness is imported only when a run starts, so a simulator that is never asked to run stays light.
+// The harness is not imported here: the composition root hands the simulator a ConformanceRunner (src/cli/compose.ts);
+// a simulator started without one answers that runs are not available.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolvedOptions } from '../options.js';
-import type { Summary } from '../../src/engine/run.js';
+import type { ConformanceCounts, ConformanceRunner } from '../../src/core/conformance.js';
 
 /** The run's summary as the engine computes it, but for the verdict, which the dashboard derives itself. */
-export type RunCounts = Omit<Summary, 'conformant'>;
+export type RunCounts = ConformanceCounts;
 
 export interface RunView {
   /** 1, 2, … in this simulator's life. */
@@ -56,7 +57,13 @@ export class Runs {
   private tempDir: string | undefined;
   private closed = false;
 
-  constructor(private readonly host: RunHost, private readonly reportDir: string | undefined) {}
+  constructor(private readonly host: RunHost, private readonly reportDir: string | undefined,
+    private readonly runner: ConformanceRunner | undefined) {}
+
+  /** Whether this simulator was given the harness to run (`rdx simulate` gives it; a bare startSimulator() does not). */
+  get available(): boolean {
+    return this.runner !== undefined;
+  }
 
   list(): RunView[] {
     return [...this.runs].reverse();
@@ -74,8 +81,9 @@ export class Runs {
     return file && existsSync(file) ? file : undefined;
   }
 
-  /** Starts a run; 'busy' while one is running. */
-  start(): RunView | 'busy' {
+  /** Starts a run; 'busy' while one is running, 'unavailable' when this simulator was given no runner. */
+  start(): RunView | 'busy' | 'unavailable' {
+    if (!this.runner) return 'unavailable';
     if (this.running || this.closed) return 'busy';
     const options = this.host.options();
     const run: RunView = {
@@ -88,7 +96,7 @@ export class Runs {
     };
     this.runs.push(run);
     if (this.runs.length > KEPT) this.runs.shift();
-    this.running = this.execute(run, options).finally(() => {
+    this.running = this.execute(run, options, this.runner).finally(() => {
       this.running = undefined;
       if (!this.closed) this.host.changed(run);
     });
@@ -107,28 +115,21 @@ export class Runs {
     return this.tempDir;
   }
 
-  private async execute(run: RunView, options: ResolvedOptions): Promise<void> {
+  private async execute(run: RunView, options: ResolvedOptions, runner: ConformanceRunner): Promise<void> {
     const started = Date.now();
     const hide = (text: string): string => [options.clientSecret, options.adminToken]
       .filter((s): s is string => typeof s === 'string' && s.length > 0)
       .reduce((t, secret) => t.split(secret).join('***'), text);
     try {
-      const [{ runConformance }, { defaults }, { writeReports }] = await Promise.all([
-        import('../../src/engine/run.js'), import('../../src/config/profile.js'), import('../../src/reporters/files.js'),
-      ]);
       // What a vendor behaving like the active variants would declare, so their readings are compared, not guessed.
       const declared = Object.assign({}, ...options.personas.filter((p) => p.kind === 'variant').map((p) => p.declared ?? {})) as Record<string, unknown>;
-      const { report } = await runConformance({
-        profile: {
-          ...defaults(),
-          baseUrl: this.host.baseUrl(),
-          clientId: options.clientId,
-          clientSecret: options.clientSecret,
-          seed: this.host.seed(),
-          declared,
-          fixtures: { expiredToken: this.host.expiredToken() },
-        },
-        reporter: 'none',
+      const report = await runner({
+        baseUrl: this.host.baseUrl(),
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        seed: this.host.seed(),
+        declared,
+        expiredToken: this.host.expiredToken(),
       });
       const s = report.summary;
       const byClause = new Map<string, number>();
@@ -142,12 +143,11 @@ export class Runs {
         state: 'done',
         conformant: s.conformant,
         counts: { total: s.total, byVerdict: s.byVerdict, byLevel: s.byLevel, mustFailures: s.mustFailures, errors: s.errors },
-        reportId: report.run.id,
+        reportId: report.runId,
       });
-      if (!this.closed && REPORT_ID.test(report.run.id)) {
-        const written = writeReports(report, this.root());
-        this.reports.set(report.run.id, written.dir);
-        run.reportPath = `reports/${report.run.id}/report.html`;
+      if (!this.closed && REPORT_ID.test(report.runId)) {
+        this.reports.set(report.runId, report.writeReports(this.root()));
+        run.reportPath = `reports/${report.runId}/report.html`;
       }
     } catch (error) {
       run.state = 'failed';

@@ -2,6 +2,8 @@
 import type { Persona } from './types.js';
 import { allOrNothingBatch } from './faults/all-or-nothing-batch.js';
 import { anyTokenAccepted } from './faults/any-token-accepted.js';
+import { applicationStepWithoutId } from './faults/application-step-without-id.js';
+import { attributeUpdateEchoesName } from './faults/attribute-update-echoes-name.js';
 import { attributeValueOptional } from './faults/attribute-value-optional.js';
 import { authRefusedWith400 } from './faults/auth-refused-with-400.js';
 import { basicCredentialsAccepted } from './faults/basic-credentials-accepted.js';
@@ -19,9 +21,11 @@ import { expiredTokenAccepted } from './faults/expired-token-accepted.js';
 import { filtersDroppedOnNextPage } from './faults/filters-dropped-on-next-page.js';
 import { gapBetweenPages } from './faults/gap-between-pages.js';
 import { getReturnsLatest } from './faults/get-returns-latest.js';
+import { grantTypeRequired } from './faults/grant-type-required.js';
 import { html500OnMalformedJson } from './faults/html-500-on-malformed-json.js';
 import { htmlErrorPages } from './faults/html-error-pages.js';
 import { invalidItemsStored } from './faults/invalid-items-stored.js';
+import { jobOfferIdsInResponses } from './faults/job-offer-ids-in-responses.js';
 import { jobOfferListStale } from './faults/job-offer-list-stale.js';
 import { jobboardOfferPatchNotPersisted } from './faults/jobboard-offer-patch-not-persisted.js';
 import { malformedErrorItems } from './faults/malformed-error-items.js';
@@ -32,6 +36,7 @@ import { nextLinkToNowhere } from './faults/next-link-to-nowhere.js';
 import { noWwwAuthenticate } from './faults/no-www-authenticate.js';
 import { oauthErrorOnTokenFailure } from './faults/oauth-error-on-token-failure.js';
 import { onlyFirstReference } from './faults/only-first-reference.js';
+import { optionalFieldRefused } from './faults/optional-field-refused.js';
 import { partialWithoutErrors } from './faults/partial-without-errors.js';
 import { patchClearsUnspecified } from './faults/patch-clears-unspecified.js';
 import { patchEmptyRejected } from './faults/patch-empty-rejected.js';
@@ -58,8 +63,10 @@ import { wrongSecretAccepted } from './faults/wrong-secret-accepted.js';
 import { allInvalidAsPartial } from './variants/all-invalid-as-partial.js';
 import { attributesReversed } from './variants/attributes-reversed.js';
 import { authRefused403 } from './variants/auth-refused-403.js';
+import { batchAlways207 } from './variants/batch-always-207.js';
 import { batchLimit500 } from './variants/batch-limit-500.js';
 import { bracketsReferenceLists } from './variants/brackets-reference-lists.js';
+import { commaReferenceLists } from './variants/comma-reference-lists.js';
 import { createdWith200 } from './variants/created-with-200.js';
 import { dateTimeBoundsOnly } from './variants/date-time-bounds-only.js';
 import { datesWithOffset } from './variants/dates-with-offset.js';
@@ -70,7 +77,7 @@ import { errorItemDetails } from './variants/error-item-details.js';
 import { exclusiveDateBounds } from './variants/exclusive-date-bounds.js';
 import { expiresInMilliseconds } from './variants/expires-in-milliseconds.js';
 import { extraFields } from './variants/extra-fields.js';
-import { jobOfferIdsInResponses } from './variants/job-offer-ids-in-responses.js';
+import { jsonArrayReferenceLists } from './variants/json-array-reference-lists.js';
 import { jsonCharset } from './variants/json-charset.js';
 import { jsonOnlyToken } from './variants/json-only-token.js';
 import { lenientRequests } from './variants/lenient-requests.js';
@@ -79,10 +86,14 @@ import { messageOnlyBatch } from './variants/message-only-batch.js';
 import { newestFirst } from './variants/newest-first.js';
 import { nullOptionalFields } from './variants/null-optional-fields.js';
 import { numericJobOfferIds } from './variants/numeric-job-offer-ids.js';
+import { partialSuccess201 } from './variants/partial-success-201.js';
+import { partialSuccess400 } from './variants/partial-success-400.js';
+import { partialSuccess422 } from './variants/partial-success-422.js';
 import { patchWithoutId } from './variants/patch-without-id.js';
 import { pathPrefix } from './variants/path-prefix.js';
 import { queryTokenAccepted } from './variants/query-token-accepted.js';
 import { relativeNextLink } from './variants/relative-next-link.js';
+import { repeatOnlyReferenceLists } from './variants/repeat-only-reference-lists.js';
 import { shortLivedTokens } from './variants/short-lived-tokens.js';
 import { singleErrorItem } from './variants/single-error-item.js';
 import { smallPages } from './variants/small-pages.js';
@@ -147,6 +158,11 @@ const FAULTS: readonly Persona[] = [
   usersFlatData,
   validItemDropped,
   wrongSecretAccepted,
+  applicationStepWithoutId,
+  attributeUpdateEchoesName,
+  grantTypeRequired,
+  jobOfferIdsInResponses,
+  optionalFieldRefused,
 ];
 
 const VARIANTS: readonly Persona[] = [
@@ -165,7 +181,6 @@ const VARIANTS: readonly Persona[] = [
   exclusiveDateBounds,
   expiresInMilliseconds,
   extraFields,
-  jobOfferIdsInResponses,
   jsonCharset,
   jsonOnlyToken,
   lenientRequests,
@@ -183,6 +198,13 @@ const VARIANTS: readonly Persona[] = [
   smallPages,
   twoChallenges,
   validation422,
+  partialSuccess400,
+  partialSuccess422,
+  partialSuccess201,
+  batchAlways207,
+  commaReferenceLists,
+  jsonArrayReferenceLists,
+  repeatOnlyReferenceLists,
 ];
 
 const PERSONAS: readonly Persona[] = [...VARIANTS, ...FAULTS];

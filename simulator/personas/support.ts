@@ -102,3 +102,12 @@ export function storeRecord(ctx: RequestContext, fields: JsonObject): boolean {
       return false;
   }
 }
+
+/** Rewrites the query of a list answer's meta.next_link in place (a persona that reads its query in another form). */
+export function rewriteNextLinkQuery(ctx: RequestContext, res: SimResponse, rewrite: (query: URLSearchParams) => void): void {
+  const link = nextLinkOf(res);
+  if (typeof link !== 'string' || link === '') return;
+  const url = parseLink(ctx, link);
+  rewrite(url.searchParams);
+  setNextLink(res, formatLink(link, url));
+}

@@ -16,7 +16,7 @@
 //                  'sent' after writing to ctx.res yourself (a reset connection).
 // Hooks of several personas run in the order given; the first response returned by onRequest, beforeHandler or
 // serialize wins. A hook may be async (a slow response); the store write it follows is already done.
-import type { PersonaOptions } from '../options.js';
+import type { PersonaOptions } from '../settings.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../context.js';
 
 export type { AuthVerdict, RawResponse, RequestContext, SimResponse };

@@ -1,18 +1,20 @@
 // Authentication: refusals, the token response, and the conventions of RFC 6749/6750 around them.
 import { schemaErrors, SCHEMA_BASE } from '../spec/index.js';
-import { bodyObject, defineCheck, isSuccess, judge, judgesEndpoint, show } from './registry.js';
+import { bodyObject, defineCheck, isSuccess, judge, judgesEndpoint, outcomeOf, show } from './registry.js';
 
 export const refused = defineCheck({
   id: 'refused',
-  description: 'The request is refused: no 2xx answer, and no records disclosed.',
+  description: 'The request is refused, read from the body first (an error body is a refusal whatever the status; the status only where the body is silent), and no records are disclosed.',
   clauses: ['AUTH.BEARER_REQUIRED', 'AUTH.CREDENTIALS_VERIFIED', 'AUTH.EXPIRED_TOKEN_REFUSED'],
   run: ({ exchange, args }) => {
     const clause = typeof args['clause'] === 'string' ? args['clause'] : 'AUTH.BEARER_REQUIRED';
     const status = exchange.response?.status ?? 0;
     const data = bodyObject(exchange)?.['data'];
     const disclosed = Array.isArray(data) && data.length > 0;
-    return [judge(clause, status >= 300 && !disclosed, `refused with status ${status}`,
-      `accepted with status ${status}${disclosed ? ` and ${data.length} record(s) in data` : ''}`)];
+    const token = bodyObject(exchange)?.['access_token'];
+    const issued = typeof token === 'string' && token.length > 0;
+    return [judge(clause, outcomeOf(exchange) === 'failure' && !disclosed && !issued, `refused with status ${status}`,
+      `accepted with status ${status}${disclosed ? ` and ${data.length} record(s) in data` : ''}${issued ? ' and an access_token' : ''}`)];
   },
 });
 

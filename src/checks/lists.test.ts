@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { getCheck, type CheckContext } from './index.js';
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 
 /** A page of a walk: its status and body, as the runner records it. */
 function page(status: number, json: unknown, url = 'http://sim.test/jobboard/activities'): Exchange {

@@ -1,7 +1,7 @@
 // Filters and pagination, judged over every record of a walk through meta.next_link.
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
-import { bodyObject, defineCheck, fail, judge, pass, show, type CheckContext } from './registry.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
+import { bodyObject, defineCheck, fail, judge, outcomeOf, pass, show, type CheckContext } from './registry.js';
 
 /** Every record of every page of the step, in order. */
 export function walkRecords(exchanges: Exchange[]): unknown[] {
@@ -77,13 +77,33 @@ export const walkExactlyOnce = defineCheck({
     const brokeOff = ctx.stepExchanges.length > 1 && !!last && (!last.response || last.response.status >= 300);
     const problems = [
       brokeOff ? `meta.next_link of page ${ctx.stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
-      !brokeOff && endedBy === undefined ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
+      !brokeOff && endedBy === undefined && last && foreignNextLink(last) ? foreignStop(foreignNextLink(last) as string, ctx.stepExchanges.length) : '',
+      !brokeOff && endedBy === undefined && !(last && foreignNextLink(last)) ? `the walk did not end: ${ctx.stepExchanges.length} page(s) followed and meta.next_link still points on (loop or no end)` : '',
       twice.length ? `${twice.length} record(s) came more than once across ${ctx.stepExchanges.length} page(s): ${show(twice.slice(0, 3))}` : '',
     ].filter(Boolean);
     return [problems.length ? fail('PAGINATION.WALK', problems.join('; '))
       : pass('PAGINATION.WALK', `${seen.size} record(s) over ${ctx.stepExchanges.length} page(s), each once; ended by ${endedBy}`)];
   },
 });
+
+/**
+ * The page's meta.next_link when it resolves to another origin (scheme, host, port; userinfo never counts) than
+ * the page itself: the harness never follows such a link, so the token cannot be handed to a host the user did
+ * not name. Undefined for a same-origin link, a missing one, or one that is not a URL at all.
+ */
+export function foreignNextLink(ex: Exchange): string | undefined {
+  const link = readPath(ex.response?.json, 'meta.next_link');
+  if (typeof link !== 'string' || link === '') return undefined;
+  try {
+    return new URL(link, ex.request.url).origin === new URL(ex.request.url).origin ? undefined : link;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a walk that stopped at a foreign next_link ended there, for the walk checks' messages. */
+export const foreignStop = (link: string, page: number): string =>
+  `the walk stopped after page ${page}: its meta.next_link ${show(link)} leaves the target's origin and was not followed`;
 
 /** How a page says it is the last (interpretation PAGINATION_END), or undefined when it points on. */
 export function endMarker(ex: Exchange): 'null' | 'empty-string' | 'absent' | 'empty-page' | undefined {
@@ -116,5 +136,33 @@ export const dateWithin = defineCheck({
     });
     return [strays.length === 0 ? pass('FILTER.DATE_BOUNDS', `${all.length} record(s) within the bounds`)
       : fail('FILTER.DATE_BOUNDS', `${strays.length} of ${all.length} record(s) outside [${show(ctx.args['min'])}, ${show(ctx.args['max'])}]: ${show(strays.slice(0, 2).map((r) => readPath(r, field)))}`)];
+  },
+});
+
+export const severalReferences = defineCheck({
+  id: 'several-references',
+  description: 'A filter on several `values` of `field` returns records of each of them and of no other. An answer that is no success, holds records of other values, or none of any value asked for is inconclusive (the list encoding may not have been understood); records of some values only, and no others, is a failure.',
+  clauses: ['FILTER.SEVERAL_REFERENCES'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'FILTER.SEVERAL_REFERENCES');
+    const field = String(ctx.args['field']);
+    const wanted = [ctx.args['values']].flat().map(String);
+    const status = ctx.exchange.response?.status;
+    const encoded = new URL(ctx.exchange.request.url).search;
+    if (outcomeOf(ctx.exchange) !== 'success') {
+      return [{ clause, passed: false, inconclusive: true, message: `status ${status} for ${show(encoded, 120)}: the list encoding was not accepted` }];
+    }
+    const got = records(ctx).map((r) => String(readPath(r, field)));
+    const strays = got.filter((v) => !wanted.includes(v));
+    const found = wanted.filter((v) => got.includes(v));
+    if (strays.length > 0) {
+      return [{ clause, passed: false, inconclusive: true, message: `${strays.length} record(s) of other ${field} values for ${show(encoded, 120)} (e.g. ${show(strays.slice(0, 2))}): the list was not read as a filter` }];
+    }
+    if (found.length === 0) {
+      return [{ clause, passed: false, inconclusive: true, message: `no record of any of the ${wanted.length} ${field} values for ${show(encoded, 120)}: the list was read as one value` }];
+    }
+    const missing = wanted.filter((v) => !found.includes(v));
+    return [judge(clause, missing.length === 0, `the records of all ${wanted.length} ${field} values and no other`,
+      `status ${status}: only the records of ${found.length} of ${wanted.length} ${field} values came back (missing ${show(missing.slice(0, 3))}), and none of any other value: the filter dropped the rest`)];
   },
 });

@@ -1,9 +1,9 @@
 // Pagination facts a single page cannot show: whether a walk really spanned pages, and whether a walk cut short by
 // maxPages (so it never reached its end) still served each record once and followed no link twice.
-import { readPath } from '../engine/template.js';
-import type { Exchange } from '../engine/results.js';
-import { walkRecords, endMarker } from './lists.js';
-import { bodyObject, defineCheck, judge, show } from './registry.js';
+import { readPath } from '../core/paths.js';
+import type { Exchange } from '../core/results.js';
+import { walkRecords, endMarker, foreignNextLink, foreignStop } from './lists.js';
+import { bodyObject, defineCheck, judge, judgesEndpoint, show } from './registry.js';
 
 const pageLength = (ex: Exchange): number => {
   const data = bodyObject(ex)?.['data'];
@@ -48,12 +48,28 @@ export const walkNoRepeats = defineCheck({
     const lastOk = !!last?.response && last.response.status < 300;
     const stoppedEarly = !!last && lastOk && endMarker(last) === undefined && stepExchanges.length < maxPages;
     const brokeOff = stepExchanges.length > 1 && !!last && !lastOk;
+    const foreign = last ? foreignNextLink(last) : undefined;
     const problems = [
+      stoppedEarly && foreign ? foreignStop(foreign, stepExchanges.length) : '',
       brokeOff ? `meta.next_link of page ${stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
       twice.length ? `${twice.length} record(s) came more than once across ${stepExchanges.length} page(s): ${show(twice.slice(0, 2), 200)}` : '',
-      stoppedEarly ? `after ${stepExchanges.length} page(s) meta.next_link ${show(readPath(last?.response?.json, 'meta.next_link'))} points back to a page already read (a loop) or cannot be followed` : '',
+      stoppedEarly && !foreign ? `after ${stepExchanges.length} page(s) meta.next_link ${show(readPath(last?.response?.json, 'meta.next_link'))} points back to a page already read (a loop) or cannot be followed` : '',
     ].filter(Boolean);
     return [judge('PAGINATION.WALK', problems.length === 0,
       `${seen.size} distinct record(s) over ${stepExchanges.length} page(s), none twice`, problems.join('; '))];
+  },
+});
+
+export const nextLinkSameOrigin = defineCheck({
+  id: 'next-link-same-origin',
+  description: "meta.next_link stays on the target's origin (scheme, host and port): a link elsewhere is never followed, since following it would hand the access token to another host.",
+  clauses: ['PAGINATION.WALK'],
+  global: true,
+  appliesTo: (ctx) => judgesEndpoint('PAGINATION.WALK', ctx) && typeof readPath(ctx.exchange.response?.json, 'meta.next_link') === 'string',
+  run: ({ exchange }) => {
+    const link = foreignNextLink(exchange);
+    return [judge('PAGINATION.WALK', link === undefined, "meta.next_link stays on the target's origin",
+      `meta.next_link is ${show(link)}, which leaves the target's origin ${new URL(exchange.request.url).origin}: not followed, `
+      + 'so no page after this one was read (the harness sends nothing, the token least of all, to another origin)')];
   },
 });

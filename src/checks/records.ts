@@ -1,6 +1,6 @@
 // Records in responses: their fields and types, created ids, the users' nested arrays, and read-back.
 import { resourceInfo, schemaErrors } from '../spec/index.js';
-import { readPath } from '../engine/template.js';
+import { readPath } from '../core/paths.js';
 import { bodyObject, defineCheck, fail, isSuccess, judge, judgesEndpoint, pass, show, type Judgement } from './registry.js';
 
 export const recordSchema = defineCheck({
@@ -8,7 +8,8 @@ export const recordSchema = defineCheck({
   description: "Every record in a success body's data matches the resource's record schema.",
   clauses: ['RECORD.SCHEMA'],
   global: true,
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && Array.isArray(bodyObject(ctx.exchange)?.['data']) && !!ctx.operation?.recordSchema,
+  // Whatever the status: data holds records wherever it appears (a partial success may come with a 4xx).
+  appliesTo: (ctx) => Array.isArray(bodyObject(ctx.exchange)?.['data']) && !!ctx.operation?.recordSchema,
   run: ({ exchange, operation }) => {
     const data = bodyObject(exchange)?.['data'] as unknown[];
     // PUT /users nests its users one level deeper (checked on its own by users-nested).
@@ -33,15 +34,68 @@ export const usersNested = defineCheck({
   },
 });
 
+/** Records of the answer's data at any status (PUT /users nests them); [] without data. */
+function dataRecords(exchange: Parameters<typeof bodyObject>[0]): unknown[] {
+  const data = bodyObject(exchange)?.['data'];
+  return Array.isArray(data) ? data : [];
+}
+
+export const atsNoId = defineCheck({
+  id: 'ats-no-id',
+  description: 'ATS job offers in data (endpoints 2 to 6) and the records of attribute creation (endpoint 7) carry no id member.',
+  clauses: ['RECORD.ATS_NO_ID'],
+  global: true,
+  appliesTo: (ctx) => judgesEndpoint('RECORD.ATS_NO_ID', ctx) && dataRecords(ctx.exchange).length > 0,
+  run: ({ exchange }) => {
+    const records = dataRecords(exchange);
+    const withId = records.map((r, i) => [i, r] as const).filter(([, r]) => !!r && typeof r === 'object' && Object.hasOwn(r, 'id'));
+    return [judge('RECORD.ATS_NO_ID', withId.length === 0, `${records.length} record(s) without id`,
+      `${withId.length} of ${records.length} record(s) carry an id, which the spec says they do not: ${withId.slice(0, 3).map(([i, r]) => `data[${i}].id = ${show((r as Record<string, unknown>)['id'], 40)}`).join(', ')}`)];
+  },
+});
+
+export const attributeValueOnly = defineCheck({
+  id: 'attribute-value-only',
+  description: 'The items of a single-attribute update answer (endpoint 8) carry value and no other member.',
+  clauses: ['RECORD.ATTRIBUTE_VALUE_ONLY'],
+  global: true,
+  appliesTo: (ctx) => judgesEndpoint('RECORD.ATTRIBUTE_VALUE_ONLY', ctx) && dataRecords(ctx.exchange).length > 0,
+  run: ({ exchange }) => {
+    const items = dataRecords(exchange);
+    const problems = items.flatMap((item, i) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return [`data[${i}] is ${show(item, 40)}, not an object`];
+      const keys = Object.keys(item);
+      const extra = keys.filter((k) => k !== 'value');
+      return [...(keys.includes('value') ? [] : [`data[${i}] has no value`]), ...(extra.length ? [`data[${i}] carries ${extra.join(', ')} besides value`] : [])];
+    });
+    return [judge('RECORD.ATTRIBUTE_VALUE_ONLY', problems.length === 0, `${items.length} item(s) with value only`, problems.slice(0, 4).join('; '))];
+  },
+});
+
+export const applicationStepIds = defineCheck({
+  id: 'application-step-ids',
+  description: 'Application steps in the data of create, PUT and GET answers (endpoints 10 to 12) carry a numeric id.',
+  clauses: ['RECORD.APPLICATION_STEP_ID'],
+  global: true,
+  appliesTo: (ctx) => judgesEndpoint('RECORD.APPLICATION_STEP_ID', ctx) && dataRecords(ctx.exchange).length > 0,
+  run: ({ exchange }) => {
+    const records = dataRecords(exchange);
+    const missing = records.map((r, i) => [i, readPath(r, 'id')] as const).filter(([, id]) => typeof id !== 'number');
+    return [judge('RECORD.APPLICATION_STEP_ID', missing.length === 0, `${records.length} application step(s) carry a numeric id`,
+      `${missing.length} of ${records.length} application step(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+  },
+});
+
 export const createdIds = defineCheck({
   id: 'created-ids',
   description: 'Created application steps, activities and jobboard job offers in data carry a numeric id.',
-  clauses: ['RECORD.CREATED_IDS'],
-  run: ({ exchange }) => {
+  clauses: ['RECORD.CREATED_IDS', 'RECORD.APPLICATION_STEP_ID'],
+  run: ({ exchange, args }) => {
+    const clause = typeof args['clause'] === 'string' ? args['clause'] : 'RECORD.CREATED_IDS';
     const data = bodyObject(exchange)?.['data'];
     if (!Array.isArray(data)) return [];
     const missing = data.map((r, i) => [i, readPath(r, 'id')] as const).filter(([, id]) => typeof id !== 'number');
-    return [judge('RECORD.CREATED_IDS', missing.length === 0, `${data.length} created record(s) carry a numeric id`,
+    return [judge(clause, missing.length === 0, `${data.length} created record(s) carry a numeric id`,
       `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
   },
 });

@@ -1,6 +1,6 @@
 // One registry of named checks. A check's id is its name everywhere: suite files, reports, docs.
 import { clause as clauseOf, type Operation } from '../spec/index.js';
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 import type { ProfileDeclared } from '../config/profile.js';
 
 export interface CheckContext {
@@ -21,6 +21,11 @@ export interface Judgement {
   clause: string;
   passed: boolean;
   message: string;
+  /**
+   * A failure that may only mean the request was not understood as meant (a list encoding the implementation does
+   * not read): a step that tries several encodings moves on to the next, and is skipped when no attempt decides.
+   */
+  inconclusive?: boolean;
 }
 
 export interface Check {
@@ -68,6 +73,34 @@ export const judgesEndpoint = (clauseId: string, ctx: CheckContext): boolean =>
 
 export const isSuccess = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 200 && ex.response.status < 300;
 export const isFailure = (ex: Exchange): boolean => !!ex.response && ex.response.status >= 400;
+
+/**
+ * What an answer says happened. The spec does not show which status goes with which body, so the body decides where
+ * it speaks: an error body (errors, no records) is a refusal and records without errors are a success, whatever the
+ * status. The status decides only where the body is silent ({message} only, an empty data, no JSON) or carries both
+ * (a partial success, which the batch oracle judges by itself). 'none' when no answer came.
+ */
+export function outcomeOf(ex: Exchange): 'success' | 'failure' | 'none' {
+  if (!ex.response) return 'none';
+  const body = bodyObject(ex);
+  const data = body?.['data'];
+  const errors = body?.['errors'];
+  const records = Array.isArray(data) && data.length > 0;
+  const refusals = Array.isArray(errors) && errors.length > 0;
+  if (refusals && !records) return 'failure';
+  if (records && !refusals) return 'success';
+  return isSuccess(ex) ? 'success' : 'failure';
+}
+
+/** The values at a dotted path, where `*` stands for every item of an array (attributes.*.name). */
+export function valuesAt(value: unknown, path: string): unknown[] {
+  const [head, ...rest] = path.split('.');
+  if (head === undefined || head === '') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  if (head === '*') return Array.isArray(value) ? value.flatMap((item) => valuesAt(item, rest.join('.'))) : [];
+  const next = Array.isArray(value) ? (/^\d+$/.test(head) ? value[Number(head)] : undefined) : (value as Record<string, unknown>)[head];
+  return next === undefined ? [] : valuesAt(next, rest.join('.'));
+}
 
 /** A short, safe rendering of a value for messages. */
 export function show(value: unknown, max = 160): string {

@@ -19,6 +19,8 @@ export const COMMANDS: LazyCommand[] = [
   { name: 'init', command: 'init', describe: 'Write a commented target profile (rdx.config.yaml)', load: () => import('./commands/init.js') },
   { name: 'simulate', command: 'simulate', describe: 'Start the reference simulator of the whole API', load: () => import('./commands/simulate.js') },
   { name: 'report', command: 'report <reports..>', describe: 'Render report.html and junit.xml from report.json files, merging shards', load: () => import('./commands/report.js') },
+  { name: 'diff', command: 'diff <old> <new>', describe: 'What changed between two runs (report.json or bundle.tar.gz): failures, fixes, clauses, open points, latency', load: () => import('./commands/diff.js') },
+  { name: 'badge', command: 'badge <report>', describe: 'Write an SVG badge of a run\'s verdict from a report.json or a verified bundle', load: () => import('./commands/badge.js') },
   { name: 'verify', command: 'verify <bundle>', describe: 'Check a certification bundle (bundle.tar.gz) against its manifest, offline', load: () => import('./commands/verify.js') },
 ];
 

@@ -7,6 +7,7 @@ import { GenericContainer, getContainerRuntimeClient, getReaper, type ContainerR
 import type { Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import { Secrets } from '../http/redact.js';
+import { escapeTerminal } from '../reporters/terminal.js';
 import { describeWaitFor, type ContainerTarget } from './options.js';
 import { LogTail, NotReadyError, Readiness, containerState, portAccepts, urlHost, within, type ContainerState } from './readiness.js';
 
@@ -33,7 +34,7 @@ export interface ContainerIo {
   log: (line: string) => void;
 }
 
-const stderrIo: ContainerIo = { log: (line) => process.stderr.write(`${line}\n`) };
+const stderrIo: ContainerIo = { log: (line) => process.stderr.write(`${escapeTerminal(line)}\n`) };
 
 /** testcontainers' GenericContainer, telling us how far start() got and the container's id as soon as there is one. */
 class TrackedContainer extends GenericContainer {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify } from 'yaml';
 import { UsageError } from '../errors.js';
-import type { CaseResult } from './results.js';
+import type { CaseResult } from '../core/results.js';
 
 export interface BaselineEntry {
   id: string;

@@ -6,7 +6,7 @@
 import { allChecks, getCheck } from '../checks/index.js';
 import { clauses as allClauses, interpretations, operations, type ClauseLevel, type Level } from '../spec/index.js';
 import type { CaseDef } from './suite.js';
-import type { Tier } from './results.js';
+import type { Tier } from '../core/results.js';
 
 export interface ClauseRow {
   id: string;

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planCases } from './plan.js';
 import { SuiteError, loadSuites, listSuiteFiles, type CaseDef } from './suite.js';
-import { readPath, resolve, TemplateError, type GenerationContext } from './template.js';
-import { verdictOf } from './results.js';
+import { readPath } from '../core/paths.js';
+import { resolve, TemplateError, type GenerationContext } from './template.js';
+import { verdictOf } from '../core/results.js';
 
 function suiteFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'rdx-suite-'));
@@ -161,7 +162,7 @@ describe('verdictOf', () => {
 });
 
 describe('baselines', () => {
-  const result = (id: string, verdict: 'pass' | 'fail' | 'warn'): import('./results.js').CaseResult => ({
+  const result = (id: string, verdict: 'pass' | 'fail' | 'warn'): import('../core/results.js').CaseResult => ({
     id, title: 't', level: 'MUST', clauses: [], endpoints: [], tags: [], tier: 'read-only', file: 'f', verdict,
     assertions: verdict === 'pass' ? [] : [{ clause: 'ENVELOPE.MESSAGE', level: 'MUST', passed: false, message: 'message is missing', check: 'message-string' }],
     observations: [], exchanges: [], durationMs: 0,

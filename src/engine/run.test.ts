@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from './run.js';
-import { UnreachableError } from '../errors.js';
+import { UnreachableError, UsageError } from '../errors.js';
+import type { EmbeddedTargetRequest } from '../core/embedded.js';
 import { listenOnLoopback } from '../testing/loopback.js';
 
 type Answer = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -107,6 +108,37 @@ describe('runConformance against rule-breaking targets', function () {
     await runConformance({ profile: profileFor('http://127.0.0.1:9'), reporter: 'none' }).catch((e: unknown) => (caught = e));
     expect(caught).to.be.instanceOf(UnreachableError);
     expect((caught as Error).message).to.match(/cannot reach/);
+  });
+
+  it('starts the embedded target it is given when the profile names none, and refuses without one', async () => {
+    let caught: unknown;
+    await runConformance({ profile: defaults(), reporter: 'none' }).catch((e: unknown) => (caught = e));
+    expect(caught).to.be.instanceOf(UsageError);
+    expect((caught as Error).message).to.match(/no target: give --base-url/);
+    const t = await target((_req, _b, res) => json(res, 401, { message: 'no token', errors: [{ message: 'unauthorized', data: null }] }, { 'www-authenticate': 'Bearer' }));
+    const asked: EmbeddedTargetRequest[] = [];
+    let closed = 0;
+    try {
+      let stopped: unknown;
+      await runConformance({
+        profile: { ...defaults(), seed: 7 },
+        reporter: 'none',
+        filters: { grep: '^token\\.issued ' },
+        // A start function that answers with the tiny target, accepting the run's made-up credentials as its own.
+        simulator: async (request) => {
+          asked.push(request);
+          return { baseUrl: t.url, expiredToken: () => 'expired-token', close: async () => void closed++ };
+        },
+      }).catch((e: unknown) => (stopped = e));
+      expect(asked).to.have.length(1);
+      expect(asked[0]?.seed).to.equal(7);
+      expect(asked[0]?.clientId).to.equal('rdx-embedded');
+      expect(closed, 'the run closes the target it started').to.equal(1);
+      // The tiny target knows only its own secret, so the run stops at the token: what matters is who started what.
+      expect(stopped).to.be.instanceOf(UnreachableError);
+    } finally {
+      await t.close();
+    }
   });
 
   it('keeps every secret out of the report', async () => {

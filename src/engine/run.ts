@@ -12,23 +12,31 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from './results.js';
+import type { CaseResult, Observation, ResidueEntry } from '../core/results.js';
+import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
+import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
+import { latencyOf, type Latency } from './latency.js';
 
 export interface RunOptions {
   profile: Profile;
   filters?: CaseFilters;
-  /** A mocha reporter name ("spec", "dot", "json", …) or "none". */
-  reporter?: string;
+  /** A mocha reporter name ("spec", "dot", "json", …), a reporter class (the CLI's default console), or "none". */
+  reporter?: string | Mocha.ReporterConstructor;
+  /** Keep the stack of a failure for the console (rdx run --debug); without it a failure is its message only. */
+  debug?: boolean;
   bail?: boolean;
   suiteFiles?: string[];
   /** A baseline file of known failures. */
   baseline?: string;
   /** The container image the target was started from (rdx run --image), for the report. */
   image?: string;
-  /** Options for the bundled simulator when the profile has no base URL. */
-  simulator?: Record<string, unknown>;
+  /**
+   * Starts the target when the profile has no base URL: the composition roots pass the bundled simulator
+   * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
+   */
+  simulator?: StartEmbeddedTarget;
 }
 
 export interface InterpretationProfile {
@@ -55,6 +63,8 @@ export interface RunReport {
   };
   summary: Summary;
   cases: CaseResult[];
+  /** How fast the target answered, per endpoint, during this run (not a load test: see src/engine/latency.ts). */
+  latency: Latency;
   implementationProfile: InterpretationProfile[];
   residue: ResidueEntry[];
   baseline?: { file: string; entries: number } & BaselineOutcome;
@@ -98,10 +108,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let clientSecret = profile.clientSecret;
   if (!target) {
     // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
-    const { startSimulator } = await import('../../simulator/index.js');
+    if (!options.simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
     clientId = 'rdx-embedded';
     clientSecret = randomBytes(18).toString('base64url');
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: profile.seed, clientId, clientSecret, ...(options.simulator ?? {}) });
+    const sim = await options.simulator({ seed: profile.seed, clientId, clientSecret });
     target = sim.baseUrl;
     closeSimulator = () => sim.close();
     // The simulator can mint a token that has already expired, so the expiry case runs without waiting an hour.
@@ -115,7 +125,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const http = new HttpClient({
+    // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
+    origins: originsOf(baseUrl, tokenUrl),
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
@@ -123,7 +136,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
   });
-  const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const grantType = profile.declared['grantType'] === 'omit' ? null : String(profile.declared['grantType'] ?? 'client_credentials');
   const credentials = { clientId, clientSecret, grantType };
   const tokens = new TokenProvider(http, tokenUrl, credentials, secrets, expiresInUnit(profile));
@@ -176,6 +188,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       },
       summary: summarise(cases),
       cases,
+      latency: latencyOf(cases, baseUrl, tokenUrl),
       implementationProfile: implementationProfile(cases, profile),
       residue: runner.ledger.filter((e) => !e.deleted),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
@@ -185,6 +198,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
+}
+
+function originsOf(...urls: string[]): string[] {
+  return urls.map((url) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+    }
+  });
 }
 
 async function loadFactories(): Promise<{ createFaker: (seed: number) => GenerationContext['faker']; factories: Record<string, Factory> }> {
@@ -245,11 +268,28 @@ function implementationProfile(cases: CaseResult[], profile: Profile): Interpret
   }));
 }
 
+/** A mocha test of a case, carrying the case's result for reporters that show more than pass/fail (src/reporters/console.ts). */
+export type JudgedTest = Mocha.Test & { rdx?: CaseResult };
+
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
 async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,
   scrub: (text: string) => string): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
-  const mocha = new Mocha({ reporter: reporter as string, bail: !!options.bail, timeout: 0 });
+  const mocha = new Mocha({ reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0 });
+  // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
+  // reporters, whose JSON.stringify writes control characters as \u escapes anyway.
+  const json = typeof reporter === 'string' && /json/i.test(reporter);
+  const shown = json ? (t: string): string => t : (t: string): string => escapeTerminal(t);
+  // A failure is a verdict, not a crash of the harness: its message says it all, and a stack of the harness's own
+  // frames (at Context.<anonymous> …) only under --debug.
+  const failure = (name: string, lines: string[], cause?: unknown): Error => {
+    const error = new Error(lines.map((l) => shown(l)).join('\n'));
+    error.name = name;
+    // Under --debug: the frames of what broke (the harness's own error when there was one).
+    const frames = ((cause instanceof Error ? cause.stack : undefined) ?? error.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+    error.stack = [`${name}: ${error.message}`, ...(options.debug ? frames : [])].join('\n');
+    return error;
+  };
   const suites = new Map<string, Mocha.Suite>();
   for (const c of cases) {
     let suite = suites.get(c.file);
@@ -257,11 +297,13 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       suite = Mocha.Suite.create(mocha.suite, c.file.replace(/^suites\//, '').replace(/\.ya?ml$/, ''));
       suites.set(c.file, suite);
     }
-    suite.addTest(new Mocha.Test(`[${c.level}] ${c.id}: ${c.title}`, async function (this: Mocha.Context) {
+    suite.addTest(new Mocha.Test(shown(`[${c.level}] ${c.id}: ${c.title}`), async function (this: Mocha.Context) {
       let r: CaseResult;
+      let crash: unknown;
       try {
         r = await runner.runCase(c);
       } catch (error) {
+        crash = error;
         // A case the harness itself failed on is an error in the report: left out, the run could read conformant.
         r = {
           id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
@@ -271,25 +313,24 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
         runner.results.set(c.id, r);
       }
       judged(r);
-      const test = this.test;
+      const test = this.test as JudgedTest | undefined;
+      if (test) test.rdx = r;
       if (r.baseline) {
-        if (test) test.title += ` (known failure: ${r.baseline.reason})`;
+        if (test) test.title += shown(` (known failure: ${r.baseline.reason})`);
         return;
       }
       if (r.verdict === 'skip') {
-        if (test) test.title += ` (skipped: ${r.reason})`;
+        if (test) test.title += shown(` (skipped: ${r.reason})`);
         this.skip();
       }
       if (r.verdict === 'observed' && test) {
         const seen = r.observations.map((o) => `${o.interpretation}${o.key ? `.${o.key}` : ''}=${JSON.stringify(o.value)}`).join(', ');
-        if (seen) test.title += ` → ${seen}`;
+        if (seen) test.title += ` → ${shown(seen)}`;
       }
-      if (r.verdict === 'error') throw new Error(`harness could not judge: ${r.reason}`);
+      if (r.verdict === 'error') throw failure('Error', [`harness could not judge: ${r.reason}`], crash);
       if (r.verdict === 'fail' || r.verdict === 'warn') {
         const failed = r.assertions.filter((a) => !a.passed);
-        const error = new Error(failed.map((a) => `${a.level} ${a.clause}: ${a.message}`).join('\n'));
-        error.name = r.verdict === 'fail' ? 'MUST failure' : 'SHOULD failure';
-        throw error;
+        throw failure(r.verdict === 'fail' ? 'MUST failure' : 'SHOULD failure', failed.map((a) => `${a.level} ${a.clause}: ${a.message.replace(/\s+/g, ' ')}`));
       }
     }));
   }

@@ -4,15 +4,16 @@ import { allChecks, getCheck, type CheckContext, type Judgement } from '../check
 import { sameValue } from '../checks/records.js';
 import { batchVariant } from '../checks/batch.js';
 import { endMarker } from '../checks/lists.js';
-import { bodyObject } from '../checks/registry.js';
+import { bodyObject, outcomeOf } from '../checks/registry.js';
 import { clause as clauseOf, interpretation, operation as operationOf, resourceInfo, schemaErrors, SCHEMA_BASE, type Operation } from '../spec/index.js';
 import type { Profile } from '../config/profile.js';
 import type { HttpClient, OutgoingRequest } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import type { CaseDef, ExpectDef, StepDef } from './suite.js';
-import { TemplateError, readPath, resolve, type GenerationContext, type Vars } from './template.js';
-import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from './results.js';
+import { readPath } from '../core/paths.js';
+import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
+import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry } from '../core/results.js';
 
 export interface RunnerDeps {
   profile: Profile;
@@ -149,21 +150,29 @@ export class Runner {
   private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<boolean> {
     const op = step.operation ? operationOf(step.operation) : undefined;
     const body = step.body === undefined ? undefined : this.resolveValue(step.body, vars, missing);
-    const request = await this.buildRequest(step, op, vars, body, missing);
-    const first = await this.send(step, request, result);
-    const stepExchanges = [first];
-    if (step.paginate && !first.transportError) stepExchanges.push(...(await this.walk(step, first, result)));
-    const broken = stepExchanges.find((e) => e.transportError);
-    if (broken) {
-      throw new Stop('error', `step "${step.name}": no answer from ${broken.request.method} ${this.deps.secrets.scrub(broken.request.url)}: ${broken.transportError?.message}`);
+    // A step with tryListEncodings sends its request once per list encoding (REFERENCE_LIST_ENCODING) until one
+    // meets its expectations; every other step makes one attempt.
+    const attempts: Attempt[] = [];
+    for (const encoding of this.listEncodings(step, vars, missing)) {
+      const request = await this.buildRequest(step, op, vars, body, missing, encoding);
+      const first = await this.send(step, request, result);
+      const stepExchanges = [first];
+      if (step.paginate && !first.transportError) stepExchanges.push(...(await this.walk(step, first, result)));
+      const broken = stepExchanges.find((e) => e.transportError);
+      if (broken) {
+        throw new Stop('error', `step "${step.name}": no answer from ${broken.request.method} ${this.deps.secrets.scrub(broken.request.url)}: ${broken.transportError?.message}`);
+      }
+      const index = result.exchanges.indexOf(first);
+      const judgements: Attempt['judgements'] = [];
+      for (const e of [step.expect ?? []].flat()) {
+        for (const j of this.expectation(c, e, first, stepExchanges, op, body, vars, missing)) judgements.push({ ...j, exchange: index });
+      }
+      attempts.push({ encoding, request, first, stepExchanges, judgements });
+      if (judgements.every((j) => j.passed)) break;
     }
+    const { encoding: listEncoding, request, first, stepExchanges, judgements } = this.chooseAttempt(step, attempts);
     const index = result.exchanges.indexOf(first);
-    const judgements: (Judgement & { check: string; exchange: number })[] = [];
     const judgedLikeSetup = step.setup === true || c.level === 'OBSERVE';
-
-    for (const e of [step.expect ?? []].flat()) {
-      for (const j of this.expectation(c, e, first, stepExchanges, op, body, vars, missing)) judgements.push({ ...j, exchange: index });
-    }
     if (!judgedLikeSetup) {
       for (const ex of stepExchanges) {
         const ctx = this.context(ex, stepExchanges, op, body, {});
@@ -180,17 +189,44 @@ export class Runner {
     }
 
     for (const [name, path] of Object.entries(step.capture ?? {})) {
-      const value = this.extract(path, first, stepExchanges, body);
+      const value = path === '$listEncoding' ? listEncoding : this.extract(path, first, stepExchanges, body);
       if (value === undefined) {
         delete vars[name];
         missing.set(name, `step "${step.name}" gave no ${path} to go on with (captured as ${name})`);
       } else vars[name] = value;
     }
     for (const [key, how] of Object.entries(step.observe ?? {})) {
-      result.observations.push(...this.observe(c, key, this.observedValue(how, first, stepExchanges, body), result, index));
+      const value = how === '$listEncoding' ? listEncoding : this.observedValue(how, first, stepExchanges, body);
+      result.observations.push(...this.observe(c, key, value, result, index));
     }
     if (op) this.recordResidue(c, op, first, body, request);
     return !judgements.some((j) => !j.passed);
+  }
+
+  /** The list encodings a step's request is sent with: the declared one, else all of LIST_ENCODINGS when the step tries them. */
+  private listEncodings(step: StepDef, vars: Vars, missing: Map<string, string>): (ListEncoding | undefined)[] {
+    const declared = this.deps.profile.declared['referenceListEncoding'];
+    if (step.listEncoding !== undefined) {
+      const chosen = String(this.resolveValue(step.listEncoding, vars, missing));
+      if (!isListEncoding(chosen)) throw new Stop('error', `suite error: step "${step.name}": listEncoding ${chosen} is none of ${LIST_ENCODINGS.join(', ')}`);
+      return [chosen];
+    }
+    if (isListEncoding(declared)) return [declared];
+    return step.tryListEncodings ? [...LIST_ENCODINGS] : [undefined];
+  }
+
+  /**
+   * The attempt a step is judged by: the first that met every expectation; else the first with a conclusive failure
+   * (a judgement not marked inconclusive). When every attempt of a tryListEncodings step failed only inconclusively
+   * (no encoding was understood), the step cannot be judged, and the case is skipped saying what each answered.
+   */
+  private chooseAttempt(step: StepDef, attempts: Attempt[]): Attempt {
+    const passed = attempts.find((a) => a.judgements.every((j) => j.passed));
+    if (passed) return passed;
+    const conclusive = attempts.find((a) => a.judgements.some((j) => !j.passed && !j.inconclusive));
+    if (conclusive || !step.tryListEncodings) return conclusive ?? (attempts[0] as Attempt);
+    const tried = attempts.map((a) => `${a.encoding ?? 'repeat'}: ${a.judgements.find((j) => !j.passed)?.message ?? '?'}`).join('; ');
+    throw new Stop('skip', `step "${step.name}": no list encoding tried was understood (${tried}); declare referenceListEncoding in the profile to judge it`);
   }
 
   private assertion(j: Judgement & { check: string; exchange: number }): Assertion {
@@ -209,8 +245,10 @@ export class Runner {
     const add = (check: string, passed: boolean, message: string): void => {
       out.push({ clause, passed, message, check });
     };
-    if (e.outcome === 'success') add('expect.outcome', status >= 200 && status < 300, status >= 200 && status < 300 ? `accepted with ${status}` : `expected success, got status ${status}: ${describeBody(ex)}`);
-    if (e.outcome === 'failure') add('expect.outcome', status >= 300, status >= 300 ? `refused with ${status}` : `expected a failure, got status ${status}`);
+    // The body says what happened (an error body is a refusal whatever the status); the status only where it is silent.
+    const outcome = outcomeOf(ex);
+    if (e.outcome === 'success') add('expect.outcome', outcome === 'success', outcome === 'success' ? `accepted with ${status}` : `expected success, got status ${status} with ${describeOutcome(ex)}: ${describeBody(ex)}`);
+    if (e.outcome === 'failure') add('expect.outcome', outcome === 'failure', outcome === 'failure' ? `refused with ${status}` : `expected a failure, got status ${status} with ${describeOutcome(ex)}`);
     if (e.status !== undefined) {
       const wanted = [e.status].flat();
       const ok = wanted.some((w) => (typeof w === 'number' ? w === status : String(status)[0] === w[0]));
@@ -299,7 +337,8 @@ export class Runner {
     return [obs];
   }
 
-  private async buildRequest(step: StepDef, op: Operation | undefined, vars: Vars, body: unknown, missing: Map<string, string>): Promise<OutgoingRequest> {
+  private async buildRequest(step: StepDef, op: Operation | undefined, vars: Vars, body: unknown, missing: Map<string, string>,
+    encoding?: ListEncoding): Promise<OutgoingRequest> {
     const params = (this.resolveValue(step.params ?? {}, vars, missing) ?? {}) as Record<string, unknown>;
     const template = op?.path ?? step.path ?? '/';
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -308,12 +347,11 @@ export class Runner {
     });
     const url = new URL(this.deps.baseUrl.replace(/\/$/, '') + path);
     const query = (this.resolveValue(step.query ?? {}, vars, missing) ?? {}) as Record<string, unknown>;
-    const brackets = this.deps.profile.declared['referenceListEncoding'] === 'brackets';
+    const declared = this.deps.profile.declared['referenceListEncoding'];
+    const lists = encoding ?? (isListEncoding(declared) ? declared : 'repeat');
     for (const [name, value] of Object.entries(query)) {
-      if (Array.isArray(value)) {
-        const key = brackets && !name.endsWith('[]') ? `${name}[]` : name;
-        for (const v of value) url.searchParams.append(key, String(v));
-      } else if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
+      if (Array.isArray(value)) appendList(url.searchParams, name, value.map(String), lists);
+      else if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
@@ -389,6 +427,8 @@ export class Runner {
         break;
       }
       if (seen.has(next)) break; // a loop: walk-exactly-once reports it, since the last page still points on
+      // Another origin: never requested (the HTTP client would refuse it anyway); next-link-same-origin reports it.
+      if (!this.deps.http.allows(next) || new URL(next).origin !== new URL(current.request.url).origin) break;
       seen.add(next);
       current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
       pages.push(current);
@@ -437,6 +477,39 @@ function issuedToken(ex: Exchange): string | undefined {
   const value = bodyObject(ex)?.['access_token'];
   if (typeof value === 'string') return value;
   return /"access_token"\s*:\s*"([^"\\]+)"/.exec(ex.response?.body.slice(0, 4_096) ?? '')?.[1];
+}
+
+/** How a list of values is written in a query (interpretation REFERENCE_LIST_ENCODING; the first is OpenAPI's default). */
+export const LIST_ENCODINGS = ['repeat', 'brackets', 'comma', 'json'] as const;
+export type ListEncoding = (typeof LIST_ENCODINGS)[number];
+const isListEncoding = (value: unknown): value is ListEncoding => (LIST_ENCODINGS as readonly unknown[]).includes(value);
+
+/** k=a&k=b, k[]=a&k[]=b, k=a,b or k=["a","b"]; a key already written k[] is sent as written. */
+function appendList(params: URLSearchParams, name: string, values: string[], encoding: ListEncoding): void {
+  if (name.endsWith('[]') || encoding === 'repeat') for (const v of values) params.append(name, v);
+  else if (encoding === 'brackets') for (const v of values) params.append(`${name}[]`, v);
+  else if (encoding === 'comma') params.append(name, values.join(','));
+  else params.append(name, JSON.stringify(values));
+}
+
+/** One sending of a step's request (one per list encoding tried) with its judged expectations. */
+interface Attempt {
+  encoding: ListEncoding | undefined;
+  request: OutgoingRequest;
+  first: Exchange;
+  stepExchanges: Exchange[];
+  judgements: (Judgement & { check: string; exchange: number })[];
+}
+
+/** Why an answer reads as it does, for expect.outcome messages. */
+function describeOutcome(ex: Exchange): string {
+  const body = bodyObject(ex);
+  const records = Array.isArray(body?.['data']) ? (body?.['data'] as unknown[]).length : 0;
+  const errors = Array.isArray(body?.['errors']) ? (body?.['errors'] as unknown[]).length : 0;
+  if (errors > 0 && records === 0) return `an error body (${errors} error item(s))`;
+  if (records > 0 && errors === 0) return `${records} record(s) in data`;
+  if (records > 0) return `${records} record(s) and ${errors} error item(s)`;
+  return 'a body that does not say';
 }
 
 function describeBody(ex: Exchange): string {

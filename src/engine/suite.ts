@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
-import type { Tier } from './results.js';
+import type { Tier } from '../core/results.js';
 
 export interface ExpectDef {
   clause?: string;
@@ -33,6 +33,10 @@ export interface StepDef {
   rawBody?: string;
   contentType?: string;
   paginate?: { maxPages?: number };
+  /** Send the request under each list encoding (or the declared one) until one meets the expectations. */
+  tryListEncodings?: boolean;
+  /** The list encoding of query arrays for this step (a template, e.g. one captured as $listEncoding). */
+  listEncoding?: string;
   expect?: ExpectDef | ExpectDef[];
   capture?: Record<string, string>;
   observe?: Record<string, string | { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;

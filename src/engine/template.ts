@@ -2,6 +2,7 @@
 // the run's seeded faker. Every identity the run makes carries the run tag, so its records can be told apart.
 import type { Faker } from '@faker-js/faker';
 import { resourceInfo } from '../spec/index.js';
+import { readPath } from '../core/paths.js';
 
 export type Factory = (faker: Faker, overrides?: Record<string, unknown>) => Record<string, unknown>;
 
@@ -26,18 +27,6 @@ export type Vars = Record<string, unknown>;
 
 /** camelCase factory name of a schema file stem: job-offer → jobOffer. */
 export const factoryName = (resource: string): string => resource.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
-
-/** Reads `a.b.0.c` from a value; undefined where the path does not lead. */
-export function readPath(value: unknown, path: string): unknown {
-  let node: unknown = value;
-  for (const part of path.split('.').filter((p) => p.length > 0)) {
-    if (node === null || node === undefined) return undefined;
-    if (Array.isArray(node)) node = /^\d+$/.test(part) ? node[Number(part)] : part === 'length' ? node.length : undefined;
-    else if (typeof node === 'object') node = (node as Record<string, unknown>)[part];
-    else return undefined;
-  }
-  return node;
-}
 
 const WHOLE = /^\$\{([^}]+)\}$/;
 const PART = /\$\{([^}]+)\}/g;

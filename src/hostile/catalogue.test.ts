@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { defaults, type Profile } from '../config/profile.js';
 import { planCases } from '../engine/plan.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { runConformance, type RunOutcome } from '../engine/run.js';
 import { loadSuites } from '../engine/suite.js';
 import { UnreachableError } from '../errors.js';

@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { Runner } from '../engine/runner.js';
 import { HttpClient, MAX_JSON_DEPTH } from '../http/client.js';
 import { htmlReport } from '../reporters/html.js';
@@ -35,7 +36,7 @@ describe('harness regressions found by the hostile catalogue', function () {
 
   it(`records JSON nested deeper than ${MAX_JSON_DEPTH} levels as a body problem instead of a value`, async () => {
     const deep = await hostile('deep-json');
-    const http = new HttpClient({ timeoutMs: 1_000, maxResponseBytes: 1024 * 1024 });
+    const http = new HttpClient({ origins: [deep.url], timeoutMs: 1_000, maxResponseBytes: 1024 * 1024 });
     try {
       const ex = await http.send('deep', { method: 'GET', url: `${deep.url}/ats/job-offers` });
       expect(ex.response?.status).to.equal(200);
@@ -47,14 +48,14 @@ describe('harness regressions found by the hostile catalogue', function () {
   });
 
   it(`still reads JSON nested ${MAX_JSON_DEPTH} levels deep, and brackets inside strings do not count`, async () => {
-    const http = new HttpClient({ timeoutMs: 1_000, maxResponseBytes: 1024 * 1024 });
     const { createServer } = await import('node:http');
     const nested = `{"message":"${'['.repeat(5_000)}","data":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`;
     const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(nested));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const http = new HttpClient({ origins: [`http://127.0.0.1:${port}`], timeoutMs: 1_000, maxResponseBytes: 1024 * 1024 });
     try {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
       const ex = await http.send('at the limit', { method: 'GET', url: `http://127.0.0.1:${port}/` });
       expect(ex.response?.bodyProblem).to.equal(undefined);
       expect(ex.response?.json).to.be.an('object');
@@ -74,7 +75,7 @@ describe('harness regressions found by the hostile catalogue', function () {
     };
     try {
       // Against the bundled simulator every case passes, so only the broken one can make the run fail.
-      const { report, exitCode } = await runConformance({ profile: defaults(), reporter: 'none', filters: { grep: `^(token\\.issued|${broken.replace(/\./g, '\\.')}) ` } });
+      const { report, exitCode } = await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: { grep: `^(token\\.issued|${broken.replace(/\./g, '\\.')}) ` } });
       const c = report.cases.find((x) => x.id === broken);
       expect(c?.verdict).to.equal('error');
       expect(c?.reason).to.match(/harness error: Maximum call stack/);

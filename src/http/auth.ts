@@ -1,6 +1,6 @@
 // Client-credentials tokens from the spec's JSON token endpoint: fetched once, reused, fetched again a little
 // before expiry and once after a 401 (a target may revoke tokens early).
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 import type { HttpClient } from './client.js';
 import type { Secrets } from './redact.js';
 

@@ -50,7 +50,7 @@ describe('HttpClient against misbehaving targets', () => {
     await target.close();
   });
 
-  const client = (): HttpClient => new HttpClient({ timeoutMs: 800, maxResponseBytes: 256 * 1024 });
+  const client = (): HttpClient => new HttpClient({ origins: [target.url, 'http://127.0.0.1:9'], timeoutMs: 800, maxResponseBytes: 256 * 1024 });
 
   it('records a JSON answer with status, headers and parsed body', async () => {
     const ex = await client().send('json', { method: 'GET', url: `${target.url}/json` });
@@ -110,7 +110,7 @@ describe('HttpClient against misbehaving targets', () => {
       },
     });
     try {
-      const ex = await new HttpClient({ timeoutMs: 800, maxResponseBytes: 1024, retries: 3 }).send('flaky', { method: 'GET', url: `${counting.url}/flaky` });
+      const ex = await new HttpClient({ origins: [counting.url], timeoutMs: 800, maxResponseBytes: 1024, retries: 3 }).send('flaky', { method: 'GET', url: `${counting.url}/flaky` });
       expect(ex.response?.status).to.equal(500);
       expect(calls).to.equal(3);
     } finally {

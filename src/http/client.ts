@@ -2,10 +2,16 @@
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
-import type { Exchange, TransportErrorKind } from '../engine/results.js';
+import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 
 export interface HttpOptions {
+  /**
+   * The only origins (scheme, host, port) requests may go to: the base URL's and the token URL's, as the user
+   * named them. A URL a target hands over (a next_link, a Location) that leaves them is never requested, so
+   * the token and the client secret never travel to a host the user did not name.
+   */
+  origins: readonly string[];
   /** Per-request time limit in ms, covering connect, headers and the whole body. */
   timeoutMs: number;
   /** Responses larger than this are cut and recorded as a body problem. */
@@ -32,7 +38,10 @@ export interface OutgoingRequest {
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
 
+  private readonly origins: ReadonlySet<string>;
+
   constructor(readonly options: HttpOptions) {
+    this.origins = new Set(options.origins.map(originOf));
     const connect = {
       rejectUnauthorized: !options.insecure,
       ...(options.caFile ? { ca: readCa(options.caFile) } : {}),
@@ -42,8 +51,18 @@ export class HttpClient {
     this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...common, requestTls: connect }) : new Agent(common);
   }
 
+  /** Whether a URL lies within the origins the user named (userinfo aside); false for what does not parse. */
+  allows(url: string): boolean {
+    try {
+      return this.origins.has(originOf(url));
+    } catch {
+      return false;
+    }
+  }
+
   /** Sends one request and records the exchange; retries only when no HTTP answer came back. */
   async send(step: string, req: OutgoingRequest): Promise<Exchange> {
+    if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
     const attempts = 1 + Math.max(0, this.options.retries ?? 0);
     let exchange: Exchange | undefined;
     for (let i = 0; i < attempts; i++) {
@@ -57,15 +76,17 @@ export class HttpClient {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const headers = { ...(req.headers ?? {}) };
+    // Userinfo is never sent (undici would turn it into Basic credentials) nor recorded.
+    const url = withoutUserinfo(req.url);
     const recorded: Exchange = {
       step,
-      request: { method: req.method, url: req.url, headers, ...(req.auth ? { auth: req.auth } : {}), ...(req.body !== undefined ? { body: req.body } : {}) },
+      request: { method: req.method, url, headers, ...(req.auth ? { auth: req.auth } : {}), ...(req.body !== undefined ? { body: req.body } : {}) },
       startedAt,
       elapsedMs: 0,
     };
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      const res = await request(req.url, {
+      const res = await request(url, {
         method: req.method as Dispatcher.HttpMethod,
         headers,
         body: req.body,
@@ -90,6 +111,35 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.dispatcher.close().catch(() => undefined);
   }
+}
+
+/** scheme://host:port of a URL, default ports made explicit by URL itself; userinfo never counts. */
+function originOf(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}`;
+}
+
+function withoutUserinfo(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username === '' && u.password === '') return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** The exchange of a request that was not sent because its URL leaves the allowed origins; no header is kept. */
+function foreign(step: string, req: OutgoingRequest, origins: string[]): Exchange {
+  return {
+    step,
+    request: { method: req.method, url: req.url, headers: {} },
+    transportError: { kind: 'foreign-origin', message: `not sent: ${req.url} is outside the target's origin (${origins.join(', ')})` },
+    startedAt: new Date().toISOString(),
+    elapsedMs: 0,
+  };
 }
 
 function readCa(file: string): string {

@@ -1,5 +1,5 @@
 // Secrets (the client secret, every token obtained) never reach a report, a log line or a curl line.
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 
 export const MASK = '***';
 

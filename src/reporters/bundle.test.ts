@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { defaults } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { verifyBundle } from './bundle.js';
 import { writeReportFiles } from './files.js';
 import { tarPack, tarUnpack, TarError } from './tar.js';
@@ -68,7 +69,7 @@ describe('certification bundle', function () {
   let bundle: Buffer;
 
   before(async () => {
-    report = (await runConformance({ profile: { ...defaults(), clientSecret: 'never-in-a-bundle' }, reporter: 'none', filters: { grep: '^token\\.' } })).report;
+    report = (await runConformance({ profile: { ...defaults(), clientSecret: 'never-in-a-bundle' }, simulator: embeddedSimulator(), reporter: 'none', filters: { grep: '^token\\.' } })).report;
     dir = mkdtempSync(join(tmpdir(), 'rdx-bundle-'));
     const written = writeReportFiles(report, dir, { json: true, junit: true, html: true, bundle: true });
     bundle = readFileSync(written.bundle?.file as string);

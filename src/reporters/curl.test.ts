@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 import { DEFAULT_VARIABLES, curlCommand } from './curl.js';
 
 const exchange = (request: Exchange['request']): Exchange => ({ step: 'call', request, startedAt: '2026-01-01T00:00:00.000Z', elapsedMs: 1 });

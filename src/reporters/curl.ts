@@ -1,7 +1,7 @@
 // A curl command line that reproduces a recorded exchange. Exchanges are stored redacted (secrets are "***"), so
 // each mask becomes a reference to an environment variable the reader sets: the line can be pasted into a shell,
 // shared in a ticket or printed in a report without ever carrying a secret.
-import type { Exchange } from '../engine/results.js';
+import type { Exchange } from '../core/results.js';
 import { MASK } from '../http/redact.js';
 
 export interface CurlVariables {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import type { RunReport } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 import { htmlReport } from './html.js';
 import { summaryOf } from './merge.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { InterpretationProfile } from '../engine/run.js';
-import type { CaseResult, Exchange } from '../engine/results.js';
+import type { CaseResult, Exchange } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
 import { SCRIPT, STYLE } from './html-assets.js';

@@ -1,6 +1,6 @@
 // JUnit XML: one testsuite per suite file, one testcase per case; a failure's message names the clause.
 import type { RunReport } from '../engine/run.js';
-import type { CaseResult } from '../engine/results.js';
+import type { CaseResult } from '../core/results.js';
 
 const escape = (s: string): string =>
   s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)

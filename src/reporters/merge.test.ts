@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { defaults } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import { runConformance, type RunReport } from '../engine/run.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { mergeReports, readReport, summaryOf, type Report } from './merge.js';
 
 const simulatorRun = async (shard?: { index: number; count: number }): Promise<RunReport> =>
-  (await runConformance({ profile: defaults(), reporter: 'none', filters: shard ? { shard } : {} })).report;
+  (await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: shard ? { shard } : {} })).report;
 
 describe('merging reports', function () {
   this.timeout(60_000);

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
-import type { CaseResult, Verdict } from '../engine/results.js';
+import type { CaseResult, Verdict } from '../core/results.js';
+import { latencyOf } from '../engine/latency.js';
 
 /** A report made of several: which runs it came from (the run fields of the merged report are the first's). */
 export interface MergedFrom {
@@ -131,6 +132,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     },
     summary: summaryOf(merged),
     cases: merged,
+    // Timed again over the merged cases: percentiles of shards cannot be combined from their summaries.
+    latency: latencyOf(merged, base.run.target.baseUrl, (base.run.options['profile'] as { tokenUrl?: string } | undefined)?.tokenUrl),
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
     residue: reports.flatMap((r) => r.report.residue),

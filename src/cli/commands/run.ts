@@ -2,6 +2,7 @@
 import type { Argv } from 'yargs';
 import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { runConformance } from '../../engine/run.js';
+import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
 import { readBaseline, writeBaseline } from '../../engine/baseline.js';
@@ -9,6 +10,10 @@ import { loadSuites } from '../../engine/suite.js';
 import { operations } from '../../spec/index.js';
 import { filterOptions, filtersFrom } from './filters.js';
 import { containerOptions, containerTargetFrom } from '../../container/options.js';
+import { ConsoleReporter } from '../../reporters/console.js';
+
+/** Reporters whose stdout is a document (JSON, XML, TAP): the summary lines go to stderr so it stays parseable. */
+const DOCUMENT_REPORTERS = new Set(['json', 'json-stream', 'xunit', 'tap', 'markdown', 'doc', 'html']);
 
 export function builder(y: Argv): Argv {
   return containerOptions(filterOptions(y))
@@ -25,7 +30,8 @@ export function builder(y: Argv): Argv {
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
     .option('seed', { type: 'number', describe: 'Seed of generated data (default 1)' })
     .option('allow-irreversible', { type: 'boolean', describe: 'Also run irreversible cases (PUT /users replaces every user)' })
-    .option('reporter', { alias: 'R', type: 'string', default: 'spec', describe: 'Mocha reporter for the console (spec, dot, list, json, tap, …, or none)' })
+    .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
+    .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
     .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, but they do not fail the run; a stale entry is an error' })
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
@@ -54,13 +60,20 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   };
   const profile = loadProfile(flags);
   const container = containerTargetFrom(argv);
+  const reporterName = String(argv['reporter'] ?? 'rdx');
+  // The summary follows the reporter's output on the same stream; stderr is for errors.
+  const say = (line: string): void => {
+    (DOCUMENT_REPORTERS.has(reporterName) ? process.stderr : process.stdout).write(`${line}\n`);
+  };
   const conform = (profile: Profile) => runConformance({
     profile,
     filters: filtersFrom(argv, (name) => operations().find((o) => o.operationId === name)?.endpoint),
-    reporter: String(argv['reporter'] ?? 'spec'),
+    reporter: reporterName === 'rdx' ? ConsoleReporter : reporterName,
+    debug: argv['debug'] === true,
     bail: Boolean(argv['bail']),
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
     ...(container ? { image: container.image } : {}),
+    simulator: embeddedSimulator(),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
   const { report, exitCode } = container
@@ -69,21 +82,21 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (typeof argv['updateBaseline'] === 'string') {
     const previous = typeof argv['baseline'] === 'string' ? readBaseline(argv['baseline'], new Set(loadSuites().map((c) => c.id))) : [];
     const n = writeBaseline(argv['updateBaseline'], report.cases, previous);
-    process.stderr.write(`Baseline: ${n} known failure(s) written to ${argv['updateBaseline']}\n`);
+    say(`Baseline: ${n} known failure(s) written to ${argv['updateBaseline']}`);
   }
   if (report.baseline) {
     const b = report.baseline;
-    if (b.unexpectedPasses.length) process.stderr.write(`Baseline: ${b.unexpectedPasses.length} known failure(s) now pass, remove them: ${b.unexpectedPasses.join(', ')}\n`);
-    if (b.expired.length) process.stderr.write(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}\n`);
+    if (b.unexpectedPasses.length) say(`Baseline: ${b.unexpectedPasses.length} known failure(s) now pass, remove them: ${b.unexpectedPasses.join(', ')}`);
+    if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
   const s = report.summary;
   const counts = Object.entries(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
-  process.stderr.write(`\n${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} (${s.mustFailures} MUST failure(s), ${s.errors} error(s))\n`);
-  if (report.residue.length) process.stderr.write(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)\n`);
+  say(`\n${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} (${s.mustFailures} MUST failure(s), ${s.errors} error(s))`);
+  if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
-    process.stderr.write(`Reports: ${written.files.join(', ')}\n`);
-    if (written.bundle) process.stderr.write(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)\n`);
+    say(`Reports: ${written.files.join(', ')}`);
+    if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
   }
   return exitCode;
 }

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../../simulator/personas/index.js';
+import { startSimulator } from '../compose.js';
 
 const ENV_ID = 'RDX_SIM_CLIENT_ID';
 const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';
@@ -73,7 +74,6 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const clientId = (argv['clientId'] as string | undefined) ?? process.env[ENV_ID];
   const flagSecret = argv['clientSecret'] as string | undefined;
   const clientSecret = flagSecret ?? process.env[ENV_SECRET];
-  const { startSimulator } = await import('../../../simulator/index.js');
   const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
   const { describeChaos } = await import('../../../simulator/chaos.js');
   const sim = await startSimulator({

@@ -7,6 +7,7 @@ import { EXIT, UsageError } from '../../errors.js';
 /** Exit code when a file does not match its manifest entry (the bundle is well formed but not to be trusted). */
 const MISMATCH = 1;
 import { verifyBundle } from '../../reporters/bundle.js';
+import { escapeTerminal } from '../../reporters/terminal.js';
 
 export function builder(y: Argv): Argv {
   return y
@@ -35,7 +36,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const m = result.manifest;
   const about = `harness ${m.harness.version}, spec ${m.spec.hash.slice(0, 12)}, run ${m.run?.id ?? '?'}, created ${m.createdAt}`;
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`MISMATCH ${p}\n`);
+    for (const p of problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
     process.stderr.write(`rdx verify: ${file}: ${problems.length} problem(s); do not trust this bundle (${about})\n`);
     return MISMATCH;
   }

@@ -1,4 +1,4 @@
-// The result vocabulary shared by the engine, checks and reporters.
+// The result vocabulary shared by the http client, checks, engine and reporters: the bottom of the harness.
 import type { Level } from '../spec/index.js';
 
 /** What went over the wire: recorded for every request the harness sends, redacted before it is stored. */
@@ -29,7 +29,9 @@ export interface Exchange {
 }
 
 export type TransportErrorKind =
-  | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other';
+  | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other'
+  /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
+  | 'foreign-origin';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

@@ -1,0 +1,16 @@
+import { errorReply } from '../../envelope.js';
+import type { Persona } from '../types.js';
+
+export const grantTypeRequired: Persona = {
+  name: 'grant-type-required',
+  kind: 'fault',
+  description: 'The token endpoint refuses a request without grant_type, which the token request table marks Required: no.',
+  breaks: ['AUTH.GRANT_TYPE_OPTIONAL'],
+  hooks: {
+    beforeHandler(ctx) {
+      const body = ctx.body;
+      if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+      if (!('grant_type' in body)) return errorReply('validation', 'invalid_request: grant_type is required.');
+    },
+  },
+};

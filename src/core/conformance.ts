@@ -1,0 +1,34 @@
+// "Run conformance" as the simulator's dashboard sees it: a function handed in by the composition root
+// (src/cli/compose.ts), so the dashboard never imports the engine or the reporters.
+import type { CaseResult } from './results.js';
+
+/** The target to judge, as the simulator is configured now. */
+export interface ConformanceRequest {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  seed: number;
+  /** What a vendor behaving like the active variants would declare (rdx.config.yaml `declared:`). */
+  declared: Record<string, unknown>;
+  /** A token of the client that has already expired (fixtures.expiredToken). */
+  expiredToken: string;
+}
+
+/** The counts of a run's summary the dashboard shows. */
+export interface ConformanceCounts {
+  total: number;
+  byVerdict: Record<string, number>;
+  byLevel: Record<string, Record<string, number>>;
+  mustFailures: number;
+  errors: number;
+}
+
+export interface ConformanceOutcome {
+  runId: string;
+  summary: ConformanceCounts & { conformant: boolean };
+  cases: CaseResult[];
+  /** Writes the report files as `rdx run` does, under a directory of its own in root; returns that directory. */
+  writeReports(root: string): string;
+}
+
+export type ConformanceRunner = (request: ConformanceRequest) => Promise<ConformanceOutcome>;
