@@ -148,7 +148,8 @@ export async function writeVendorProfile(baseUrl: string, dir: string): Promise<
   const offers = await call('/ats/job-offers', { headers: { authorization: `Bearer ${String(token.access_token)}` } });
   const reference = offers.data?.[0]?.['reference'];
   if (typeof reference !== 'string') throw new Error(`no seeded ATS job offer at ${baseUrl}`);
-  const expired = await call('/__admin/expired-token', { method: 'POST' });
+  // State-changing admin calls say so with x-rdx-admin (a cross-site page cannot send it).
+  const expired = await call('/__admin/expired-token', { method: 'POST', headers: { 'x-rdx-admin': '1' } });
   const file = join(dir, 'rdx.config.json');
   writeFileSync(file, JSON.stringify({ fixtures: { expiredToken: expired.data?.[0]?.['access_token'], atsJobOfferIds: [reference] } }));
   return file;
