@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, fetch, type RequestInit } from 'undici';
 import { packageRoot } from '../spec/index.js';
 import { DEMO_CLIENT, installPacked, latestReport, runProgram, verdictOf, writeVendorProfile, type Installed, type Outcome } from '../testing/package.js';
 
@@ -54,8 +55,12 @@ interface Body {
   access_token?: string;
 }
 
+// A fresh connection per request: a pooled keep-alive socket the simulator has just closed (after its idle timeout,
+// while a long run went on) would fail the next request with ECONNRESET, a failure of the test, not of the package.
+const fresh = new Agent({ pipelining: 0 });
+
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: Body }> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, { ...init, dispatcher: fresh, signal: AbortSignal.timeout(30_000) });
   return { status: res.status, body: (await res.json()) as Body };
 }
 
