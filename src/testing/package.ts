@@ -1,7 +1,7 @@
 // The package as users get it: the file list `npm pack` would publish, and the packed tarball installed the way a
 // vendor installs it (production dependencies only) into an empty project. Run after the build (npm test builds).
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,4 +83,74 @@ export async function installPacked(): Promise<Installed> {
     rmSync(root, { recursive: true, force: true });
     throw error;
   }
+}
+
+export interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a program to its end, killed at `limitMs` (a bound, never a speed assertion). RDX_* variables of this
+ * process are left out, so a run sees only what the test gives it.
+ */
+export function runProgram(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; limitMs: number }): Promise<Outcome> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const limit = setTimeout(() => child.kill('SIGKILL'), options.limitMs);
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      clearTimeout(limit);
+      resolve({ code: null, stdout, stderr: `${stderr}${error.message}` });
+    });
+    child.once('close', (code) => {
+      clearTimeout(limit);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The parts of report.json these tests read. */
+export interface ReportJson {
+  run: { target: { baseUrl: string; embedded: boolean } };
+  summary: { total: number; conformant: boolean; verdict?: string; byLevel: Record<string, Record<string, number>> };
+}
+
+export function latestReport(reportDir: string): ReportJson {
+  return JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as ReportJson;
+}
+
+/** The run's verdict as report.json states it (the summary's verdict; before verdicts existed, `conformant`). */
+export function verdictOf(report: ReportJson): string {
+  return report.summary.verdict ?? (report.summary.conformant ? 'CONFORMANT' : 'NOT_CONFORMANT');
+}
+
+/** The simulator's demo credentials (`rdx simulate` without RDX_SIM_CLIENT_*). */
+export const DEMO_CLIENT = { id: 'rdx-client', secret: 'rdx-secret' };
+
+/**
+ * Writes the profile a vendor would give for a simulator at `baseUrl` (demo credentials): the fixtures that let the
+ * cases needing them run, an expired token (from the admin surface) and an existing ATS job offer. Returns its path.
+ */
+export async function writeVendorProfile(baseUrl: string, dir: string): Promise<string> {
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
+  const call = async (path: string, init: RequestInit = {}): Promise<{ access_token?: string; data?: Record<string, unknown>[] }> => {
+    const res = await fetch(`${baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { access_token?: string; data?: Record<string, unknown>[] };
+  };
+  const token = await call('/oauth2/token', { ...post, body: JSON.stringify({ client_id: DEMO_CLIENT.id, client_secret: DEMO_CLIENT.secret, grant_type: 'client_credentials' }) });
+  const offers = await call('/ats/job-offers', { headers: { authorization: `Bearer ${String(token.access_token)}` } });
+  const reference = offers.data?.[0]?.['reference'];
+  if (typeof reference !== 'string') throw new Error(`no seeded ATS job offer at ${baseUrl}`);
+  // State-changing admin calls say so with x-rdx-admin (a cross-site page cannot send it).
+  const expired = await call('/__admin/expired-token', { method: 'POST', headers: { 'x-rdx-admin': '1' } });
+  const file = join(dir, 'rdx.config.json');
+  writeFileSync(file, JSON.stringify({ fixtures: { expiredToken: expired.data?.[0]?.['access_token'], atsJobOfferIds: [reference] } }));
+  return file;
 }
