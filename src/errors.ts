@@ -3,14 +3,16 @@
 import { escapeTerminal } from './reporters/terminal.js';
 
 export const EXIT = {
-  /** Every MUST case passed. */
+  /** CONFORMANT or KNOWN_FAILURES (or INCOMPLETE with --allow-incomplete). */
   OK: 0,
-  /** At least one MUST case failed. */
+  /** NOT_CONFORMANT: a MUST case failed or errored (with --fail-on should, also a SHOULD warning). */
   MUST_FAILED: 1,
   /** Usage, config or suite-file error. */
   USAGE: 2,
   /** The target could not be reached, no token could be obtained, or no container engine is available. */
   UNREACHABLE: 3,
+  /** INCOMPLETE: some MUST case was not judged (summary.toComplete says what unlocks it). */
+  INCOMPLETE: 4,
   /** A bug in the harness itself (EX_SOFTWARE of sysexits.h), never a verdict on the implementation. */
   INTERNAL: 70,
 } as const;

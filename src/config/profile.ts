@@ -11,6 +11,9 @@ import type { ExpiresInUnit } from '../http/auth.js';
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
 
+/** How the harness learns the {id} of an ATS job offer it created (src/engine/job-offer-ids.ts, docs/verdicts.md). */
+export type AtsJobOfferIdSource = { command: string } | { file: string } | { url: string };
+
 export interface Profile {
   baseUrl?: string;
   tokenUrl?: string;
@@ -18,6 +21,8 @@ export interface Profile {
   clientSecret?: string;
   declared: ProfileDeclared;
   fixtures: { atsJobOfferIds?: string[]; expiredToken?: string };
+  /** How to learn the {id} of each ATS job offer the run creates, when it is not the reference. */
+  atsJobOfferIdSource?: AtsJobOfferIdSource;
   http: { timeoutMs: number; retries: number; insecure: boolean; ca?: string; proxy?: string; maxResponseBytes: number };
   seed: number;
   allowIrreversible: boolean;
@@ -183,6 +188,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     const c = readConfigFile(resolvePath(cwd, file), env) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
+      atsJobOfferIdSource?: AtsJobOfferIdSource;
     };
     profile.source = file;
     Object.assign(profile, {
@@ -192,6 +198,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
       ...(c.credentials?.clientSecret ? { clientSecret: c.credentials.clientSecret } : {}),
       declared: c.declared ?? {},
       fixtures: c.fixtures ?? {},
+      ...(c.atsJobOfferIdSource ? { atsJobOfferIdSource: c.atsJobOfferIdSource } : {}),
       ...(c.seed !== undefined ? { seed: c.seed } : {}),
       ...(c.allowIrreversible !== undefined ? { allowIrreversible: c.allowIrreversible } : {}),
     });

@@ -40,6 +40,7 @@ async function freePort(): Promise<number> {
 
 interface Outcome {
   code: number | null;
+  stdout: string;
   stderr: string;
   ms: number;
 }
@@ -51,8 +52,11 @@ const created = new Set<string>();
 /** Runs rdx; `during` sees stderr as it comes and may signal the process. Killed after `limitMs` whatever happens. */
 function rdx(args: string[], limitMs: number, during?: (stderr: string, child: ReturnType<typeof spawn>) => void): Promise<Outcome> {
   const began = Date.now();
-  const child = spawn(process.execPath, [cli, 'run', ...args], { cwd: packageRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, 'run', ...args], { cwd: packageRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => { stdout += chunk; });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr += chunk;
@@ -63,7 +67,7 @@ function rdx(args: string[], limitMs: number, during?: (stderr: string, child: R
   return new Promise((resolve) => {
     child.once('close', (code) => {
       clearTimeout(limit);
-      resolve({ code, stderr, ms: Date.now() - began });
+      resolve({ code, stdout, stderr, ms: Date.now() - began });
     });
   });
 }
@@ -127,7 +131,7 @@ describe('rdx run --image on a real engine', function () {
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--wait-for', 'http:/__admin/health',
       '-R', 'dot', '--report-dir', reports, ...simulator(port)], 110_000);
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stderr).to.match(/CONFORMANT: .*\(0 MUST failure\(s\), 0 error\(s\)\)/);
+    expect(r.stdout).to.match(/CONFORMANT: .*\(0 MUST failure\(s\), 0 error\(s\)\)/);
     const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as { summary: { total: number; mustFailures: number } };
     expect(report.summary.total).to.be.above(200);
     expect(report.summary.mustFailures).to.equal(0);

@@ -69,12 +69,13 @@ describe(`full rdx run against the worst hostile targets (heap capped at ${HEAP_
       } finally {
         await server.close();
       }
-      const tail = run.stderr.split('\n').slice(-6).join('\n');
+      const tail = `${run.stdout}${run.stderr}`.split('\n').slice(-6).join('\n');
       process.stdout.write(`      ${kind}: exit ${String(run.code)} in ${(run.ms / 1000).toFixed(1)} s; ${server.stats.requests} requests, `
-        + `${Math.round(server.stats.bytesWritten / 2 ** 20)} MiB served; ${/(NOT )?CONFORMANT: .*/.exec(run.stderr)?.[0] ?? '(no verdict line)'}\n`);
+        + `${Math.round(server.stats.bytesWritten / 2 ** 20)} MiB served; ${/(NOT )?CONFORMANT: .*/.exec(run.stdout)?.[0] ?? '(no verdict line)'}\n`);
       expect(run.signal, `killed after ${RUN_LIMIT_MS} ms or by the heap cap:\n${tail}`).to.equal(null);
       expect(run.code, tail).to.equal(1);
-      expect(run.stderr).to.match(/NOT CONFORMANT/).and.not.match(/internal error|heap out of memory|Maximum call stack/);
+      expect(run.stdout).to.match(/NOT CONFORMANT/);
+      expect(run.stderr).to.not.match(/internal error|heap out of memory|Maximum call stack/);
       const runDir = readdirSync(join(dir, 'out')).find((name) => name !== 'latest' && name !== 'latest.txt') ?? '';
       const report = JSON.parse(readFileSync(join(dir, 'out', runDir, 'report.json'), 'utf8')) as { summary: { total: number; conformant: boolean } };
       expect(report.summary.total).to.equal(total);

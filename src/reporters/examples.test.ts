@@ -33,6 +33,20 @@ describe('examples/', function () {
     expect(workflow.permissions['checks']).to.equal('write');
   });
 
+  it('github-actions.yml compares with the last green run of main (rdx diff, flags that exist) and keeps green runs of main only', () => {
+    const workflow = parseYaml(readFileSync(join(packageRoot, 'examples', 'github-actions.yml'), 'utf8')) as { jobs: Record<string, { steps: Step[] }> };
+    const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+    const diff = steps.find((s) => s.run?.startsWith('rdx diff'));
+    expect(diff?.run).to.include('rdx-last-green/report.json reports/latest/report.json').and.include('--fail-on-regression');
+    const help = spawnSync(process.execPath, [join(packageRoot, 'dist', 'src', 'cli', 'main.js'), 'diff', '--help'], { encoding: 'utf8' }).stdout;
+    for (const flag of diff?.run?.match(/--[a-z-]+/g) ?? []) expect(help, flag).to.include(flag);
+    const restore = steps.findIndex((s) => s.uses?.startsWith('actions/cache/restore@'));
+    const save = steps.find((s) => s.uses?.startsWith('actions/cache/save@'));
+    expect(restore).to.be.lessThan(steps.findIndex((s) => s.run?.startsWith('rdx run')));
+    expect(steps[restore]?.with?.['path']).to.equal(save?.with?.['path']);
+    expect(save?.if).to.include("github.ref == 'refs/heads/main'").and.include('success()');
+  });
+
   it('job-summary.mjs turns a report into a Markdown verdict with one line per failure', async () => {
     const written = writeReports(await ruleBreakingReport('^token\\.issued |^job-offers\\.unknown-id\\.get '), mkdtempSync(join(tmpdir(), 'rdx-summary-')));
     const r = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), join(written.dir, 'report.json')], { encoding: 'utf8' });

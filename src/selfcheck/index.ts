@@ -87,6 +87,8 @@ export async function runPersona(persona: Persona | undefined, declare = false):
     // PUT /users is judged too: the embedded simulator is thrown away after the run.
     allowIrreversible: true,
     declared: declare ? { ...(persona?.declared ?? {}) } : {},
+    // A vendor that declares its reading also says how its ids are learned, where the variant needs that.
+    ...(declare && persona?.profile?.atsJobOfferIdSource ? { atsJobOfferIdSource: persona.profile.atsJobOfferIdSource } : {}),
   };
   const { report } = await runConformance({
     profile,

@@ -1,0 +1,43 @@
+// rdx diff: what changed between two runs (report.json or bundle.tar.gz), for a person (console), a pull request
+// or job summary (Markdown) and a program (JSON). With --fail-on-regression it is a CI gate: exit 1 when a MUST case
+// fails, errs or is no longer judged that the old run did not.
+import type { Argv } from 'yargs';
+import { writeFileSync } from 'node:fs';
+import { EXIT, UsageError } from '../../errors.js';
+import { oneLine } from '../../reporters/console.js';
+import { diffMarkdown, diffReports, diffText, readRun } from '../../reporters/diff.js';
+
+const FORMATS = ['console', 'markdown', 'json'] as const;
+
+export function builder(y: Argv): Argv {
+  return y
+    .usage('rdx diff <old> <new> [options]\n\nWhat changed between two runs: cases newly failing, newly passing and newly unjudged, clauses, open points observed differently, and the target\'s latency. Each run is a report.json or a bundle.tar.gz (checked against its manifest first).')
+    .positional('old', { type: 'string', describe: 'The earlier run: report.json or bundle.tar.gz (e.g. the last green run of main)' })
+    .positional('new', { type: 'string', describe: 'The later run: report.json or bundle.tar.gz' })
+    .option('format', { type: 'string', choices: FORMATS, default: 'console', describe: 'What to print on stdout: console text, Markdown (pull-request comment, job summary) or JSON' })
+    .option('markdown', { type: 'string', describe: 'Also write the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")' })
+    .option('json', { type: 'string', describe: 'Also write the JSON to this file' })
+    .option('fail-on-regression', { type: 'boolean', describe: 'Exit 1 when a MUST case newly fails, errs or is no longer judged (a CI gate against the last green run)' })
+    .example('rdx diff main/report.json reports/latest/report.json', 'What changed since the run of main')
+    .example('rdx diff last-green.tar.gz reports/latest/bundle.tar.gz --markdown "$GITHUB_STEP_SUMMARY" --fail-on-regression', 'Gate a pull request, with the changes on the job page');
+}
+
+export async function handler(argv: Record<string, unknown>): Promise<number> {
+  const oldFile = typeof argv['old'] === 'string' ? argv['old'] : '';
+  const newFile = typeof argv['new'] === 'string' ? argv['new'] : '';
+  if (!oldFile || !newFile) throw new UsageError('rdx diff: name two runs, the old one first (report.json or bundle.tar.gz)');
+  const diff = diffReports(oldFile, readRun(oldFile), newFile, readRun(newFile));
+  const json = `${JSON.stringify(diff, null, 2)}\n`;
+  const write = (file: string, text: string): void => {
+    try {
+      writeFileSync(file, text);
+    } catch (error) {
+      throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  };
+  if (typeof argv['markdown'] === 'string') write(argv['markdown'], diffMarkdown(diff));
+  if (typeof argv['json'] === 'string') write(argv['json'], json);
+  const format = String(argv['format'] ?? 'console');
+  process.stdout.write(format === 'json' ? json : format === 'markdown' ? diffMarkdown(diff) : diffText(diff, (t) => oneLine(t, 160)));
+  return argv['failOnRegression'] === true && diff.regressions > 0 ? EXIT.MUST_FAILED : EXIT.OK;
+}
