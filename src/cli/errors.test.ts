@@ -18,7 +18,7 @@ import { embeddedSimulator } from './compose.js';
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
 function rdx(args: string[], cwd = packageRoot, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env: { ...process.env, RDX_DEBUG: '', ...env }, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env: { ...process.env, RDX_DEBUG: '', ...env }, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -41,7 +41,8 @@ function tempFile(name: string, text: string): string {
 }
 
 describe('errors users can act on', function () {
-  this.timeout(30_000);
+  // Each test starts rdx in a child process; on a loaded machine a start takes seconds.
+  this.timeout(90_000);
 
   describe('internal errors', () => {
     it('are exit 70 with one line naming what happened, where, and where to report it; no stack trace', () => {
@@ -77,6 +78,20 @@ describe('errors users can act on', function () {
     it('say which package is missing when an import fails (a broken install), still exit 70', () => {
       const error = Object.assign(new Error("Cannot find package 'mocha' imported from /x/dist/src/engine/run.js"), { code: 'ERR_MODULE_NOT_FOUND' });
       expect(internalErrorLine(error)).to.match(/the package mocha is not installed/).and.include('report it');
+    });
+
+    it('end the process at once even when the failing command left a server open (the embedded simulator)', () => {
+      // --ca is read after the embedded simulator has started; its error must not leave rdx hanging on that server.
+      const started = Date.now();
+      const r = rdx(['run', '--ca', '/nonexistent/ca.pem', '--reporter', 'none', '--no-reports']);
+      expect(r.code, `still running after ${Date.now() - started} ms: ${r.stderr}`).to.equal(EXIT.USAGE);
+      expect(r.stderr).to.include('--ca /nonexistent/ca.pem');
+    });
+
+    it('a config path that is a directory is a usage error naming it, not an internal error', () => {
+      const r = rdx(['run', '--config', tmpdir(), '--no-reports']);
+      expect(r.code).to.equal(EXIT.USAGE);
+      expect(r.stderr).to.include(`config file ${tmpdir()} cannot be read: it is a directory`);
     });
 
     it('--debug is a global option every command accepts', () => {

@@ -82,10 +82,14 @@ export async function main(argv: string[]): Promise<number> {
     skipHelpCache(cli);
     await cli.parseAsync();
   } catch (error) {
+    gaveUp = true;
     return reportFatal(error);
   }
   return exitCode;
 }
+
+/** Set when main ended on an error: whatever the command had opened (an embedded simulator, sockets) is left over. */
+let gaveUp = false;
 
 /** yargs' own usage messages, with the typo named and a suggestion where one is close. */
 function usageMessage(message: string, argv: string[], command: string | undefined, known: string[]): string {
@@ -138,6 +142,9 @@ if (isEntryPoint()) {
   main(hideBin(process.argv)).then(
     (code) => {
       process.exitCode = code;
+      // A command that failed half-way may leave a server or socket open, which would keep the process alive with
+      // the error already printed: exit now (stdout and stderr are synchronous for files and pipes on POSIX).
+      if (gaveUp) process.exit(code);
     },
     (error: unknown) => {
       process.exitCode = reportFatal(error);

@@ -133,7 +133,12 @@ export function codeFrame(text: string, line: number, col: number): string {
 export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`);
   const counter = new LineCounter();
-  const text = readFileSync(path, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`config file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
+  }
   const doc = parseDocument(text, { lineCounter: counter });
   const yamlError = doc.errors[0];
   if (yamlError) {
