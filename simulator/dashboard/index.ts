@@ -24,7 +24,7 @@ import type { Store } from '../store.js';
 import { UsageError } from '../../src/errors.js';
 import type { ConformanceRunner } from '../../src/core/conformance.js';
 import { EventHub } from './events.js';
-import { DASHBOARD_CSP, REPORT_CSP, dashboardPage } from './page.js';
+import { REPORT_CSP, dashboardCsp, dashboardPage } from './page.js';
 import { MAX_PAGE_SIZE, isResource, listRecords } from './records.js';
 import { Runs, type RunView } from './runs.js';
 
@@ -155,7 +155,7 @@ export class Dashboard {
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': DASHBOARD_CSP,
+        'content-security-policy': dashboardCsp(),
         'content-length': String(Buffer.byteLength(html)),
       });
       res.end(method === 'HEAD' ? undefined : html);

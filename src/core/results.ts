@@ -31,7 +31,9 @@ export interface Exchange {
 export type TransportErrorKind =
   | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other'
   /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
-  | 'foreign-origin';
+  | 'foreign-origin'
+  /** Cut off or never sent because the run was stopped (--deadline, SIGINT, SIGTERM). */
+  | 'stopped';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

@@ -12,7 +12,7 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from '../core/results.js';
+import { verdictOf, type CaseResult, type Observation, type ResidueEntry } from '../core/results.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
 import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
@@ -41,7 +41,14 @@ export interface RunOptions {
    * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
    */
   simulator?: StartEmbeddedTarget;
+  /** Whole-run time limit in ms (rdx run --deadline): cases not finished by then are "not run (deadline)". */
+  deadlineMs?: number;
+  /** Aborted on SIGINT or SIGTERM: the cases left are "not run (interrupted)", and the report is still made. */
+  interrupt?: AbortSignal;
 }
+
+/** Why a run stopped before its last case: the reason of every case it did not run starts "not run (<reason>)". */
+export type StopReason = 'deadline' | 'interrupted';
 
 export interface InterpretationProfile {
   id: string;
@@ -64,6 +71,8 @@ export interface RunReport {
     runTag: string;
     target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
+    /** Present when the run was stopped early: the report holds every case, those not run as skip. */
+    stopped?: { reason: StopReason; at: string; notRun: number };
   };
   summary: Summary;
   cases: CaseResult[];
@@ -106,6 +115,18 @@ export function newRunId(now = new Date()): string {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
+  // One switch for both ways a run is stopped early; its reason says which came first.
+  const halt = new AbortController();
+  let stoppedAt: Date | undefined;
+  const stop = (reason: StopReason): void => {
+    if (halt.signal.aborted) return;
+    stoppedAt = new Date();
+    halt.abort(reason);
+  };
+  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stop('deadline'), options.deadlineMs);
+  const onInterrupt = (): void => stop('interrupted');
+  if (options.interrupt?.aborted) onInterrupt();
+  options.interrupt?.addEventListener('abort', onInterrupt);
   let all: CaseDef[];
   try {
     all = loadSuites(options.suiteFiles);
@@ -157,6 +178,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
+    halt: halt.signal,
     insecure: profile.http.insecure,
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
@@ -170,7 +192,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       await tokens.token();
     } catch (error) {
       const ex = error instanceof TokenError ? error.exchange : undefined;
-      throw new UnreachableError(ex?.transportError
+      // Stopped before the first case: that says nothing of the target, and every case is reported as not run.
+      if (!halt.signal.aborted) throw new UnreachableError(ex?.transportError
         ? `cannot reach the target: ${secrets.scrub((error as Error).message)}`
         : `no token could be obtained: ${secrets.scrub((error as Error).message)}`);
     }
@@ -196,7 +219,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const o = applyBaseline([r], baseline);
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
-    }, (text) => secrets.scrub(text));
+    }, (text) => secrets.scrub(text), halt.signal);
 
     const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
     const notRun = [
@@ -221,6 +244,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         options: JSON.parse(secrets.scrub(JSON.stringify({
           profile: redactedProfile(profile), filters: options.filters ?? {}, failOn: options.failOn ?? 'must',
         }))) as Record<string, unknown>,
+        ...(stoppedAt ? { stopped: { reason: halt.signal.reason as StopReason, at: stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } } : {}),
       },
       summary: summarise(cases, { failOn: options.failOn ?? 'must', notRun }),
       cases,
@@ -231,10 +255,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
     return { report, exitCode: exitCodeOf(report.summary) };
   } finally {
+    clearTimeout(deadline);
+    options.interrupt?.removeEventListener('abort', onInterrupt);
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
 }
+
+/** A case the run did not get to (or could not finish) because it was stopped: unjudged, never a pass. */
+export const stoppedBeforeRun = (c: CaseResult): boolean => c.verdict === 'skip' && /^not run \((deadline|interrupted)\)/.test(c.reason ?? '');
 
 function originsOf(...urls: string[]): string[] {
   return urls.map((url) => {
@@ -355,12 +384,20 @@ function implementationProfile(cases: CaseResult[], profile: Profile): Interpret
   }));
 }
 
+/** The result of a case the run did not get to. */
+function unrunCase(c: CaseDef, reason: string): CaseResult {
+  return {
+    id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+    file: `${c.file}:${c.line}`, verdict: 'skip', reason: `not run (${reason})`, assertions: [], observations: [], exchanges: [], durationMs: 0,
+  };
+}
+
 /** A mocha test of a case, carrying the case's result for reporters that show more than pass/fail (src/reporters/console.ts). */
 export type JudgedTest = Mocha.Test & { rdx?: CaseResult };
 
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
 async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,
-  scrub: (text: string) => string): Promise<void> {
+  scrub: (text: string) => string, halt: AbortSignal): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0 });
   // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
@@ -388,7 +425,15 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       let r: CaseResult;
       let crash: unknown;
       try {
-        r = await runner.runCase(c);
+        r = halt.aborted ? unrunCase(c, String(halt.reason)) : await runner.runCase(c);
+        // Stopped while it ran: what it judged before the stop stands (a failure stays a failure); a case with no
+        // failure yet is unjudged, not passed, and its cut-off requests are no error of the target's.
+        if (halt.aborted && (r.verdict === 'error' || r.verdict === 'skip') && /the run was stopped/.test(r.reason ?? '')) {
+          r = r.assertions.some((a) => !a.passed)
+            ? { ...r, verdict: verdictOf(c.level, r.assertions), reason: `stopped (${String(halt.reason)}) before it finished; judged on what it saw` }
+            : { ...r, verdict: 'skip', reason: `not run (${String(halt.reason)}): stopped while it ran` };
+        }
+        runner.results.set(c.id, r);
       } catch (error) {
         crash = error;
         // A case the harness itself failed on is an error in the report: left out, the run could read conformant.

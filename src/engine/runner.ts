@@ -530,15 +530,16 @@ export class Runner {
       if (bytes > WALK_BYTES) {
         throw new Stop('error', `step "${step.name}": ${pages.length + 1} pages hold more than ${WALK_BYTES / 2 ** 20} MiB and meta.next_link still points on; the walk was stopped there`);
       }
-      if (current.transportError || (current.response?.status ?? 0) >= 300) break;
+      if (current.transportError || outcomeOf(current) === 'failure') break;
     }
     return pages;
   }
 
   /** Notes what the run created (and deleted) so the report can list what is left on the target. */
   private recordResidue(c: CaseDef, op: Operation, ex: Exchange, body: unknown, request: OutgoingRequest): void {
-    const status = ex.response?.status ?? 0;
-    if (status < 200 || status >= 300) return;
+    // A partial success may come with a 4xx: what data lists was created all the same.
+    const listed = Array.isArray(bodyObject(ex)?.['data']) && (bodyObject(ex)?.['data'] as unknown[]).length > 0;
+    if (outcomeOf(ex) !== 'success' && !listed) return;
     if (op.kind === 'batchCreate' && Array.isArray(body)) {
       const identity = resourceInfo(op.resource).identity;
       const data = bodyObject(ex)?.['data'];

@@ -1,6 +1,6 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
-import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
+import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { exitCodeOf, runConformance } from '../../engine/run.js';
 import { verdictSummary } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
@@ -24,8 +24,8 @@ export function builder(y: Argv): Argv {
     .option('client-id', { type: 'string', describe: 'Client id; env RDX_CLIENT_ID' })
     .option('client-secret', { type: 'string', describe: 'Client secret; prefer env RDX_CLIENT_SECRET (flags show in process lists)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Target profile (default ./rdx.config.yaml or .json if present)' })
-    .option('timeout', { type: 'number', describe: 'Per-request time limit in ms (default 10000)' })
-    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only (default 0)' })
+    .option('timeout', { type: 'number', describe: 'Per-request time limit in milliseconds, connect to last byte: at least 100 (default 10000)' })
+    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only, never on an HTTP answer: 0 to 5 (default 0)' })
     .option('insecure', { type: 'boolean', describe: 'Do not verify TLS certificates' })
     .option('ca', { type: 'string', describe: 'PEM file of extra certificate authorities' })
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
@@ -40,6 +40,7 @@ export function builder(y: Argv): Argv {
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
     .option('report-dir', { type: 'string', default: 'reports', describe: 'Where reports/<run-id>/ and reports/latest go' })
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
+    .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz beside the reports: a certification bundle rdx verify can check offline' })
     .example('rdx run', 'Run everything against the bundled simulator')
     .example('RDX_CLIENT_SECRET=… rdx run --base-url https://staging.example/api --client-id acme --level MUST', 'Gate a staging deployment on MUST cases');
@@ -53,22 +54,36 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(argv['tokenUrl'] !== undefined ? { tokenUrl: String(argv['tokenUrl']) } : {}),
     ...(argv['clientId'] !== undefined ? { clientId: String(argv['clientId']) } : {}),
     ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
-    ...(argv['timeout'] !== undefined ? { timeout: positive(argv['timeout'], '--timeout') } : {}),
-    ...(argv['retries'] !== undefined ? { retries: Number(argv['retries']) } : {}),
+    ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
+    ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
     ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
     ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
     ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
-    ...(argv['seed'] !== undefined ? { seed: Number(argv['seed']) } : {}),
+    ...(argv['seed'] !== undefined ? { seed: numberFlag('--seed', argv['seed'], ['seed'], 'the seed of the generated data') } : {}),
     ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
   };
   const profile = loadProfile(flags);
   const container = containerTargetFrom(argv);
+  const deadlineMs = argv['deadline'] === undefined ? undefined : duration(argv['deadline'], '--deadline');
+  // The first SIGINT or SIGTERM stops the run and the partial reports are written; a second one quits at once.
+  const interrupt = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) process.exit(SIGNAL_EXIT[signal] ?? 130);
+    signalled = signal;
+    process.stderr.write(`\n${signal}: stopping the run; the cases left are reported as not run (${signal} again quits at once)\n`);
+    interrupt.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const reporterName = String(argv['reporter'] ?? 'rdx');
   // The summary follows the reporter's output on the same stream; stderr is for errors.
   const say = (line: string): void => {
     (DOCUMENT_REPORTERS.has(reporterName) ? process.stderr : process.stdout).write(`${line}\n`);
   };
   const conform = (profile: Profile) => runConformance({
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    interrupt: interrupt.signal,
     profile,
     filters: filtersFrom(argv, (name) => operations().find((o) => o.operationId === name)?.endpoint),
     reporter: reporterName === 'rdx' ? ConsoleReporter : reporterName,
@@ -80,9 +95,16 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     simulator: embeddedSimulator(),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
-  const { report } = container
-    ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
-    : await conform(profile);
+  let outcome: Awaited<ReturnType<typeof conform>>;
+  try {
+    outcome = container
+      ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
+      : await conform(profile);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const { report } = outcome;
   if (typeof argv['updateBaseline'] === 'string') {
     const previous = typeof argv['baseline'] === 'string' ? readBaseline(argv['baseline'], new Set(loadSuites().map((c) => c.id))) : [];
     const n = writeBaseline(argv['updateBaseline'], report.cases, previous);
@@ -94,17 +116,25 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
   say(`\n${verdictSummary(report.summary)}`);
+  if (report.run.stopped) {
+    say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
+  }
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
     say(`Reports: ${written.files.join(', ')}`);
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
   }
-  return exitCodeOf(report.summary, argv['allowIncomplete'] === true);
+  // Interrupted: the reports are written, and the exit code says how the run ended (128 + the signal's number).
+  return signalled ? SIGNAL_EXIT[signalled] ?? 130 : exitCodeOf(report.summary, argv['allowIncomplete'] === true);
 }
 
-function positive(value: unknown, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number (got ${String(value)})`);
-  return n;
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** A duration flag: 1500ms, 90s, 15m, 1h, or a bare number of seconds; in ms. */
+export function duration(value: unknown, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} must be a duration such as 90s, 15m or 1h (got ${JSON.stringify(String(value))})`);
+  return Math.round(ms);
 }
