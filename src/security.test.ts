@@ -246,7 +246,8 @@ describe('security: no secret or token in any output of a full run', function ()
     try {
       sim = await startSimulator({ host: '127.0.0.1', port: 0, records: 300, clientId: CLIENT, clientSecret: SECRET });
       const expired = sim.expiredToken();
-      writeFileSync(join(dir, 'rdx.config.yaml'), 'fixtures:\n  expiredToken: "${env:RDX_EXPIRED_TOKEN}"\n');
+      // A complete run: the expired token and a seeded job offer as fixtures, the irreversible tier allowed below.
+      writeFileSync(join(dir, 'rdx.config.yaml'), `fixtures:\n  expiredToken: "\${env:RDX_EXPIRED_TOKEN}"\n  atsJobOfferIds: ${JSON.stringify(sim.atsJobOfferFixtureIds())}\n`);
       process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
         simulatorLog.push(String(chunk));
         return (writeStderr as (c: string | Uint8Array, ...r: unknown[]) => boolean)(chunk, ...rest);

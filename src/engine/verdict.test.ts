@@ -68,7 +68,7 @@ describe('run verdicts', function () {
     for (const c of setupFailures) {
       const failed = c.assertions.filter((a) => !a.passed);
       expect(failed.map((a) => `${a.level} ${a.clause}`), c.id).to.deep.equal(['MUST BATCH.ACCEPTS_ARRAY']);
-      expect(failed[0]?.message).to.match(/^setup step "[^"]+": expected success, got status 4\d\d: .*reference_3/);
+      expect(failed[0]?.message).to.match(/^setup step "[^"]+": expected success, got status 4\d\d/);
     }
     // Nothing hides as a skip: every skipped case names the failed case it waits for.
     for (const c of report.cases.filter((x) => x.verdict === 'skip')) {

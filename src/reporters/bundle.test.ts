@@ -100,7 +100,7 @@ describe('certification bundle', function () {
     const files = tarUnpack(gunzipSync(bundle));
     const html = files.find((f) => f.name === 'report.html');
     if (!html) throw new Error('no report.html in the bundle');
-    html.data = Buffer.from(html.data.toString().replace('NOT CONFORMANT', 'CONFORMANT').replace('>CONFORMANT<', '>CONFORMANT!<'));
+    html.data = Buffer.from(html.data.toString().replace(/class="verdict-word">[^<]*</, 'class="verdict-word">CONFORMANT!<'));
     const result = verifyBundle(gzipSync(tarPack(files, new Date())));
     expect(result.status).to.equal('mismatch');
     expect(result.status === 'mismatch' && result.problems).to.deep.equal([

@@ -25,16 +25,20 @@ describe('rdx report and rdx verify', function () {
 
   before(() => {
     for (const i of [1, 2]) {
-      const r = rdx(['run', '-R', 'none', '--grep', '^token\\.|^auth\\.no-header\\.', '--shard', `${i}/2`, '--report-dir', join(dir, `shard-${i}`)]);
+      // A filtered run judges only its part: INCOMPLETE, exit 4 unless --allow-incomplete.
+      const r = rdx(['run', '-R', 'none', '--grep', '^token\\.|^auth\\.no-header\\.', '--shard', `${i}/2`, '--report-dir', join(dir, `shard-${i}`), '--allow-incomplete']);
       expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.match(/^INCOMPLETE: \d+ MUST case\(s\) not judged/m);
     }
   });
 
   it('merges shards into one report with HTML, JUnit and a bundle that verifies', () => {
     const out = join(dir, 'merged');
     const r = rdx(['report', shard(1), shard(2), '--out', out, '--bundle']);
-    expect(r.code, r.stderr).to.equal(0);
-    expect(r.stderr).to.match(/^CONFORMANT: merged from 2 reports, \d+ case\(s\)/);
+    // Both shards are there, but the run was filtered: the merge is as incomplete as its parts, and exits so.
+    expect(r.code, r.stderr).to.equal(4);
+    expect(r.stderr).to.match(/Merged 2 reports\nINCOMPLETE: \d+ MUST case\(s\) not judged/);
+    expect(r.stderr).to.match(/^ {2}- without filters: /m).and.not.include('--shard');
     for (const f of ['report.json', 'report.html', 'junit.xml', 'bundle.tar.gz']) expect(existsSync(join(out, f)), f).to.equal(true);
     const merged = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { cases: { id: string }[]; mergedFrom: unknown[] };
     const count = (f: string): number => (JSON.parse(readFileSync(f, 'utf8')) as { cases: unknown[] }).cases.length;
@@ -47,14 +51,14 @@ describe('rdx report and rdx verify', function () {
   });
 
   it('writes only what is asked, beside a single report by default', () => {
-    const r = rdx(['report', shard(1), '--junit']);
+    const r = rdx(['report', shard(1), '--junit', '--allow-incomplete']);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stderr).to.include(join(dir, 'shard-1'));
     expect(r.stderr).to.include('junit.xml').and.not.include('report.html');
   });
 
   it('exits 1 naming the file that was changed, 2 on a malformed bundle', () => {
-    const run = rdx(['run', '-R', 'none', '--grep', '^token\\.issued ', '--report-dir', join(dir, 'single'), '--bundle']);
+    const run = rdx(['run', '-R', 'none', '--grep', '^token\\.issued ', '--report-dir', join(dir, 'single'), '--bundle', '--allow-incomplete']);
     expect(run.code, run.stderr).to.equal(0);
     const bundle = join(dir, 'single', 'latest', 'bundle.tar.gz');
     expect(rdx(['verify', bundle]).code).to.equal(0);
