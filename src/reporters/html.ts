@@ -89,7 +89,6 @@ export function htmlReport(report: Report): string {
     .sort((a, b) => rank(shown(b)) - rank(shown(a)));
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
-  const s = report.summary;
   const title = `${VERDICT_WORDS[runVerdict(report)]} · ${report.run.target.baseUrl} · rdx-conformance report`;
   const csp = [
     "default-src 'none'",
