@@ -198,8 +198,9 @@ function slots(): void {
 
 /** The sticky filter bar's height, so a heading reached by a link stops below it (scroll-margin-top in report.css). */
 function trackBar(bar: HTMLElement): void {
+  // Read after the first frame: reading a height while the page loads forces a layout of the whole page.
   const set = function (): void { document.documentElement.style.setProperty('--bar', bar.offsetHeight + 'px'); };
-  set();
+  requestAnimationFrame(set);
   window.addEventListener('resize', set);
 }
 
@@ -295,7 +296,8 @@ function main(): void {
   });
   window.addEventListener('afterprint', function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
 
-  if (!fromHash()) apply();
+  // Nothing is filtered when the page opens: only the count is written, so loading walks no case and forces no layout.
+  if (!fromHash()) fields.shown.textContent = all('.case.row').length + ' of ' + all('.case.row').length + ' cases shown';
 }
 
 main();
