@@ -1,7 +1,8 @@
 // A benchmark subject in its own process, so that the load generator and the server do not share a CPU and
 // each memory measurement starts clean. Modes:
 //   ceiling                 a bare node:http server answering a fixed ~1 KB JSON body
-//   page-reference          a bare node:http server answering a 50-record page it serializes per request
+//   page-reference FILE     a bare node:http server answering the page in FILE, parsed once and serialized per request
+//   parse-reference         a bare node:http server that reads a JSON body, parses it and answers it as {message, data}
 //   simulator <records>     the simulator
 //   seed <records>          seeds a store and reports the time it took and the memory it holds
 // A server reports {port} over IPC, reports its CPU time between 'measure' and 'measured', and stops when the
@@ -59,15 +60,32 @@ export const CEILING_BODY = JSON.stringify({
   }],
 });
 
-async function pageReference(): Promise<void> {
-  const { createFaker, jobboardActivity } = await import('../src/data/factories.js');
-  const faker = createFaker(1);
-  const page = {
-    message: '50 jobboard activities on this page.',
-    data: Array.from({ length: 50 }, (_, i) => ({ id: i + 1, ...jobboardActivity(faker) })),
-    meta: { next_link: 'http://127.0.0.1:8080/jobboard/activities?status=viewed&min_date=2026-03-01&max_date=2026-09-30&cursor=YWZ0ZXI6NTA' },
-  };
+/** The same page the simulator answers (the parent saved it to a file), serialized per request as a server would. */
+async function pageReference(file: string): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const page: unknown = JSON.parse(readFileSync(file, 'utf8'));
   await serve(() => JSON.stringify(page));
+}
+
+/** The least a server that accepts a batch must do: read the body, parse it, answer it. */
+async function parseReference(): Promise<void> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const data: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const body = JSON.stringify({ message: 'created', data });
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  send({ port: typeof address === 'object' && address ? address.port : 0 });
+  stopOnParent(() => new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }));
 }
 
 async function simulator(records: number): Promise<void> {
@@ -95,7 +113,14 @@ async function seed(records: number): Promise<void> {
 
 const [mode, arg] = process.argv.slice(2);
 const records = Number(arg ?? 1000);
-const run = mode === 'ceiling' ? serve(() => CEILING_BODY) : mode === 'page-reference' ? pageReference() : mode === 'simulator' ? simulator(records) : mode === 'seed' ? seed(records) : undefined;
+const MODES: Record<string, () => Promise<void>> = {
+  ceiling: () => serve(() => CEILING_BODY),
+  'page-reference': () => pageReference(String(arg)),
+  'parse-reference': parseReference,
+  simulator: () => simulator(records),
+  seed: () => seed(records),
+};
+const run = mode !== undefined && Object.hasOwn(MODES, mode) ? (MODES[mode] as () => Promise<void>)() : undefined;
 if (!run) {
   process.stderr.write(`bench child: unknown mode ${String(mode)}\n`);
   process.exit(2);

@@ -11,6 +11,7 @@ import { MAX_RECORDS } from './options.js';
 import { rules, type Outcome } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { readBody, utf8 } from './server.js';
+import { SnapshotError } from './snapshot.js';
 
 export const ADMIN_PREFIX = '/__admin/';
 export const ADMIN_TOKEN_HEADER = 'x-rdx-admin-token';
@@ -50,6 +51,9 @@ export interface AdminTarget {
   current(): { seed: number; records: number };
   journal(limit?: number): JournalEntry[];
   expiredToken(): string;
+  /** The store as a snapshot document, and its replacement by one (throws SnapshotError: what is wrong). */
+  exportSnapshot(): string;
+  importSnapshot(text: string): SeedCounts;
   /** The dashboard: the page at /__admin/, its JSON under /__admin/api/, run reports under /__admin/reports/. */
   dashboard?: {
     handle(req: IncomingMessage, res: ServerResponse, name: string, query: URLSearchParams): Promise<void>;
@@ -61,9 +65,14 @@ export function isDashboardPath(name: string): boolean {
   return name === '' || name.startsWith('api/') || name.startsWith('reports/');
 }
 
-type Answer = { outcome: Outcome; body: JsonObject; headers?: Record<string, string> };
+/** raw: a JSON text sent as it is instead of body. */
+type Answer = { outcome: Outcome; body: JsonObject; headers?: Record<string, string>; raw?: string };
 
-const ROUTES: Readonly<Record<string, string>> = { health: 'GET', reset: 'POST', reseed: 'POST', journal: 'GET', 'expired-token': 'POST' };
+const ROUTES: Readonly<Record<string, readonly string[]>> = {
+  health: ['GET'], reset: ['POST'], reseed: ['POST'], journal: ['GET'], 'expired-token': ['POST'], snapshot: ['GET', 'PUT'],
+};
+/** A snapshot may be far larger than an API request body: 1M records take about 400 MB. */
+export const SNAPSHOT_MAX_BYTES = 1024 ** 3;
 
 function fail(outcome: Outcome, message: string, headers?: Record<string, string>): Answer {
   return { outcome, body: errorBody(message), ...(headers ? { headers } : {}) };
@@ -99,6 +108,21 @@ async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer
   return { outcome: 'ok', body: { message: `Reseeded with seed ${String(seed)}, ${String(records)} records.`, data: [counts] } };
 }
 
+async function importSnapshot(target: AdminTarget, req: IncomingMessage): Promise<Answer> {
+  const raw = await readBody(req, SNAPSHOT_MAX_BYTES);
+  if (!raw) return fail('payloadTooLarge', `The snapshot is larger than ${SNAPSHOT_MAX_BYTES} bytes.`, { connection: 'close' });
+  const text = utf8(raw);
+  if (text === undefined) return fail('validation', 'The snapshot was refused, nothing changed: it is not UTF-8 text.');
+  try {
+    const counts = target.importSnapshot(text);
+    const { seed, records } = target.current();
+    return { outcome: 'ok', body: { message: `Snapshot imported (seed ${seed}, ${records} records at first); the store holds its records now.`, data: [counts] } };
+  } catch (error) {
+    if (error instanceof SnapshotError) return fail('validation', `The snapshot was refused, nothing changed: ${error.message}.`);
+    throw error;
+  }
+}
+
 async function answer(target: AdminTarget, req: IncomingMessage, name: string, query: URLSearchParams): Promise<Answer> {
   // Without a token (loopback only) a web page must still not reach in: a DNS-rebinding page names a foreign host,
   // and a cross-site form post names a foreign origin. Both are refused, as on the dashboard.
@@ -113,13 +137,18 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
     }
   }
   // Own members only: __proto__, constructor or toString would otherwise be found on Object.prototype.
-  const method = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
-  if (!method) return fail('notFound', `No admin endpoint ${ADMIN_PREFIX}${name}; there are ${Object.keys(ROUTES).join(', ')}.`);
-  if (req.method !== method && !(req.method === 'HEAD' && method === 'GET')) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${method}.`, { allow: method === 'GET' ? 'GET, HEAD' : method });
-  if (method !== 'GET' && !adminIntent(req)) {
+  const methods = Object.hasOwn(ROUTES, name) ? ROUTES[name] : undefined;
+  if (!methods) return fail('notFound', `No admin endpoint ${ADMIN_PREFIX}${name}; there are ${Object.keys(ROUTES).join(', ')}.`);
+  const allowed = methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+  if (!allowed.includes(req.method ?? '')) return fail('methodNotAllowed', `${ADMIN_PREFIX}${name} takes ${methods.join(' or ')}.`, { allow: allowed.join(', ') });
+  if (req.method !== 'GET' && req.method !== 'HEAD' && !adminIntent(req)) {
     return fail('unauthorized', `${ADMIN_PREFIX}${name} changes the simulator: send the ${ADMIN_INTENT_HEADER}: 1 header or a JSON body with Content-Type application/json (a cross-site page can send neither).`);
   }
   switch (name) {
+    case 'snapshot':
+      return req.method === 'GET'
+        ? { outcome: 'ok', body: {}, raw: target.exportSnapshot(), headers: { 'content-disposition': 'attachment; filename="rdx-simulator-snapshot.json"' } }
+        : importSnapshot(target, req);
     case 'health':
       return { outcome: 'ok', body: { message: 'The simulator is up.', data: [target.health()] } };
     case 'reset': {
@@ -151,7 +180,7 @@ export async function handleAdmin(target: AdminTarget, req: IncomingMessage, res
     if (res.destroyed) return;
     result = { outcome: 'validation', body: errorBody(`The admin request failed: ${(error as Error).message}`) };
   }
-  const body = JSON.stringify(result.body);
+  const body = result.raw ?? JSON.stringify(result.body);
   if (res.headersSent || res.destroyed) return;
   res.writeHead(rules().status[result.outcome], {
     'content-type': 'application/json',

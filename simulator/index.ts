@@ -1,6 +1,6 @@
 // The reference simulator of the Recruitment Data Exchange Service: startSimulator() serves the whole API on
 // node:http from an in-memory store seeded with generated data. See simulator/README.md.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -14,8 +14,12 @@ import { Journal } from './journal.js';
 import { MAX_RECORDS, integer, resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options.js';
 import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
-import { seedStore, type SeedCounts } from './seed.js';
+import type { SeedCounts } from './seed.js';
+import { seedStoreCached } from './seed-cache.js';
 import { Pipeline, type PipelineState } from './server.js';
+import { atsJobOfferFixtureIds } from './personas/index.js';
+import { applySnapshot, parseSnapshot, snapshotText } from './snapshot.js';
+import { StateFile, readState } from './state.js';
 import { Store } from './store.js';
 
 export type { SimulatorOptions, ResolvedOptions } from './options.js';
@@ -52,6 +56,17 @@ export interface Simulator {
   reseed(seed: number, records: number): SeedCounts;
   /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
   expiredToken(): string;
+  /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
+  atsJobOfferFixtureIds(): string[];
+  /** The store as a snapshot document (snapshot.ts). */
+  exportSnapshot(): string;
+  /** Replaces the store with a snapshot's records, all or nothing; throws SnapshotError saying what is wrong. */
+  importSnapshot(text: string): SeedCounts;
+}
+
+function countsOf(store: Store): SeedCounts {
+  const { jobOffers = 0, applicationSteps = 0, jobboardActivities = 0, jobboardJobOffers = 0, users = 0 } = store.counts();
+  return { jobOffers, applicationSteps, jobboardActivities, jobboardJobOffers, users };
 }
 
 function urlHost(host: string): string {
@@ -60,10 +75,55 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The JSON error body written straight to the socket, then closed: for requests that never reach the pipeline. */
+/** How long a closed-off client gets to read its last answer before its socket is destroyed. */
+const LINGER_MS = 1_000;
+
+/**
+ * The JSON error body written straight to the socket, then closed: for requests that never reach the pipeline.
+ * The socket is destroyed once the answer is flushed (or after LINGER_MS): end() alone only half-closes it, and a
+ * client that never closes its side (a slow-loris one) would hold the descriptor for as long as it likes.
+ */
 function answerOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(errorBody(message));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+}
+
+/**
+ * Keeps at most `max` connections open. A newcomer past the cap takes the place of the oldest idle connection (no
+ * request under way: silent, half-sent headers, or kept alive), so a client holding thousands of silent sockets
+ * cannot lock others out; only when every connection is busy is the newcomer answered 503 and closed.
+ */
+function capConnections(server: Server, max: number): void {
+  /** Open connections, oldest first, with the number of requests each has under way. */
+  const open = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= max) {
+      let idle: Socket | undefined;
+      for (const [s, busy] of open) {
+        if (busy === 0) {
+          idle = s;
+          break;
+        }
+      }
+      if (!idle) {
+        answerOnSocket(socket, 503, `The simulator is serving ${max} connections (--max-connections), all busy; retry in a moment.`);
+        return;
+      }
+      open.delete(idle);
+      idle.destroy();
+    }
+    open.set(socket, 0);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    if (!open.has(socket)) return;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      if (open.has(socket)) open.set(socket, Math.max(0, (open.get(socket) ?? 1) - 1));
+    });
+  });
 }
 
 /** A request node:http could not parse never reaches the pipeline; it still gets the JSON error body. */
@@ -87,7 +147,31 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     issued: (candidate) => tokens.issued(candidate),
   });
   let current = { seed: resolved.seed, records: resolved.records };
-  let seeded = seedStore(store, current.seed, current.records);
+  // A state file that cannot be used stops start-up here, before anything is loaded or listened on.
+  const saved = resolved.stateFile !== undefined ? readState(resolved.stateFile) : undefined;
+  let seeded: SeedCounts;
+  if (saved) {
+    applySnapshot(store, saved);
+    current = { seed: saved.seed, records: saved.records };
+    seeded = countsOf(store);
+  } else seeded = seedStoreCached(store, current.seed, current.records);
+  const exportSnapshot = (): string => snapshotText(store, current, resolved.now());
+  const stateFile = resolved.stateFile !== undefined ? new StateFile(resolved.stateFile, exportSnapshot) : undefined;
+  if (stateFile) {
+    store.onChange = () => stateFile.changed();
+    // The file exists from the moment the simulator listens.
+    if (!saved) {
+      stateFile.changed();
+      stateFile.flush();
+    }
+  }
+  const importSnapshot = (text: string): SeedCounts => {
+    const snapshot = parseSnapshot(text);
+    applySnapshot(store, snapshot);
+    current = { seed: snapshot.seed, records: snapshot.records };
+    seeded = countsOf(store);
+    return seeded;
+  };
   const startedAt = resolved.now();
 
   const chaos = new Chaos(resolved.chaos);
@@ -97,7 +181,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let origin = '';
   const reseed = (seed: number, records: number): SeedCounts => {
     current = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
-    seeded = seedStore(store, current.seed, current.records);
+    seeded = seedStoreCached(store, current.seed, current.records);
     journal.clear();
     chaos.rewind();
     dashboard?.journalCleared();
@@ -132,6 +216,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     current: () => current,
     journal: (limit) => journal.entries(limit),
     expiredToken: () => tokens.issueExpired(state.options.clientId),
+    exportSnapshot,
+    importSnapshot,
   };
   if (resolved.admin) {
     dashboard = new Dashboard({
@@ -167,6 +253,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     keepAliveTimeout: 5_000,
   }, listener);
   server.on('clientError', answerClientError);
+  capConnections(server, resolved.maxConnections);
   // Left to itself, Node answers an unknown Expect with an empty 417 and drops a CONNECT without a word.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(errorBody(`The expectation ${JSON.stringify(req.headers.expect ?? '')} is not supported; only 100-continue is.`));
@@ -215,6 +302,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     close() {
       closing ??= new Promise<void>((resolve) => {
         dashboard?.close();
+        stateFile?.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });
@@ -225,5 +313,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     reseed,
     expiredToken: admin.expiredToken,
+    atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(store, state.options.personas),
+    exportSnapshot,
+    importSnapshot,
   };
 }

@@ -17,6 +17,8 @@ export interface SimulatorOptions extends PersonaOptions {
   now?: () => number;
   /** The harness, for the dashboard's "Run conformance" (the composition root, src/cli/compose.ts, passes it). */
   conformance?: ConformanceRunner;
+  /** A snapshot file the store is loaded from at start (when it exists) and saved to after changes and on close. */
+  stateFile?: string;
 }
 
 export interface ResolvedOptions {
@@ -42,6 +44,7 @@ export interface ResolvedOptions {
   reportDir: string | undefined;
   maxConnections: number;
   maxTokens: number;
+  stateFile: string | undefined;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
@@ -116,5 +119,6 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
     maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),
+    stateFile: merged.stateFile !== undefined ? text('stateFile', merged.stateFile) : undefined,
   };
 }

@@ -14,14 +14,32 @@ export type JobboardActivityRecord = { id: number } & JobboardActivityItem;
 export type JobboardJobOfferRecord = { id: number } & JobboardJobOfferItem;
 export type UserRecord = UserItem;
 
+/** The record tables, in the order seeding fills them. */
+export const TABLES = ['jobOffers', 'jobboardJobOffers', 'jobboardActivities', 'applicationSteps'] as const;
+
 export interface Transaction<T> {
   result: T;
   /** Undoes every write of the transaction, newest first; later calls do nothing. */
   undo(): void;
 }
 
+/** The tables of a store as plain data (a snapshot's `store` member): rows are [sequence number, record]. */
+export interface StoreData {
+  jobOffers: TableData<JobOfferRecord>;
+  applicationSteps: TableData<ApplicationStepRecord>;
+  jobboardActivities: TableData<JobboardActivityRecord>;
+  jobboardJobOffers: TableData<JobboardJobOfferRecord>;
+  users: UserRecord[];
+}
+export interface TableData<F> {
+  last: number;
+  rows: [number, F][];
+}
+
 export class Store {
   private log: (() => void)[] | undefined;
+  /** Called after every change that stays (a transaction that wrote, an undo, a load, a clear). */
+  onChange: (() => void) | undefined;
   private readonly sink = (): UndoSink | undefined => {
     const log = this.log;
     return log ? (undo) => log.push(undo) : undefined;
@@ -72,7 +90,15 @@ export class Store {
     try {
       const result = write();
       this.log = undefined;
-      return { result, undo };
+      if (log.length > 0) this.onChange?.();
+      return {
+        result,
+        undo: () => {
+          const wrote = !undone && log.length > 0;
+          undo();
+          if (wrote) this.onChange?.();
+        },
+      };
     } catch (error) {
       this.log = undefined;
       undo();
@@ -86,6 +112,37 @@ export class Store {
     this.jobboardActivities.clear();
     this.jobboardJobOffers.clear();
     this.userSet = [];
+    this.onChange?.();
+  }
+
+  dump(): StoreData {
+    return {
+      jobOffers: this.jobOffers.dump(),
+      applicationSteps: this.applicationSteps.dump(),
+      jobboardActivities: this.jobboardActivities.dump(),
+      jobboardJobOffers: this.jobboardJobOffers.dump(),
+      users: [...this.userSet],
+    };
+  }
+
+  /** Replaces everything with data from dump() (checked by the caller); on a table's error the store is left empty. */
+  load(data: StoreData): void {
+    if (this.log) throw new Error('rdx simulator: a store cannot be loaded inside a transaction');
+    try {
+      for (const name of TABLES) {
+        const table = data[name] as TableData<unknown>;
+        try {
+          (this[name] as unknown as Table<unknown, unknown>).load(table.last, table.rows);
+        } catch (error) {
+          throw new Error(`${name}: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      this.userSet = data.users;
+    } catch (error) {
+      this.clear();
+      throw error;
+    }
+    this.onChange?.();
   }
 
   counts(): Record<string, number> {

@@ -173,6 +173,33 @@ export class Table<K, F> {
     return this.all.map((row) => row.fields);
   }
 
+  /** Every record with its sequence number, in creation order, and the last sequence number handed out (for snapshots). */
+  dump(): { last: number; rows: [number, F][] } {
+    return { last: this.seq, rows: this.all.map((row) => [row.seq, row.fields]) };
+  }
+
+  /**
+   * Replaces every record with rows from dump(), outside any transaction. Throws, leaving the table empty, when
+   * sequence numbers are not ascending, exceed last, or two records share a key.
+   */
+  load(last: number, rows: readonly (readonly [number, F])[]): void {
+    this.clear();
+    let previous = 0;
+    for (const [index, [seq, fields]] of rows.entries()) {
+      if (!Number.isSafeInteger(seq) || seq <= previous || seq > last) {
+        this.clear();
+        throw new Error(`row ${index}: sequence number ${String(seq)} is not above ${previous} and at most ${last}`);
+      }
+      if (this.byKey.has(this.shape.keyOf(fields))) {
+        this.clear();
+        throw new Error(`row ${index}: the key ${JSON.stringify(this.shape.keyOf(fields))} appears twice`);
+      }
+      previous = seq;
+      this.attach({ seq, fields, date: this.shape.dateOf?.(fields) });
+    }
+    this.seq = last;
+  }
+
   /** Creates a record from its sequence number (the id, for resources that have one); undefined when its key is taken. */
   insert(make: (seq: number) => F): F | undefined {
     const seq = this.seq + 1;

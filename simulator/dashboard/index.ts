@@ -16,7 +16,7 @@ import { chaosActive, chaosSettings, describeChaos, type Chaos, type ChaosSettin
 import { errorBody } from '../envelope.js';
 import type { Journal } from '../journal.js';
 import { DEFAULT_CLIENT_SECRET, MAX_RECORDS, type ResolvedOptions } from '../options.js';
-import { allPersonas, personaByName } from '../personas/index.js';
+import { allPersonas, atsJobOfferFixtureIds, personaByName } from '../personas/index.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
 import { readBody, utf8 } from '../server.js';
@@ -100,6 +100,7 @@ export class Dashboard {
       baseUrl: () => host.baseUrl(),
       seed: () => host.current().seed,
       expiredToken: () => host.expiredToken(),
+      atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(host.store, host.options().personas),
       chaos: () => host.chaos.active,
       changed: (run) => this.hub.changed('run', { run }),
     }, host.options().reportDir, host.conformance);

@@ -60,6 +60,8 @@ describe('report.html', function () {
     const c = r.cases.find((x) => x.level === 'MUST' && x.verdict === 'pass') as CaseResult;
     c.verdict = 'skip';
     c.reason = 'needs fixtures.jobOfferId';
+    // Without the engine's list (an older report), the reasons of the cases group them.
+    (r.summary as unknown as Record<string, unknown>)['toComplete'] = [];
     const section = (out: string): string => out.slice(out.indexOf('<section id="not-judged">'), out.indexOf('</section>', out.indexOf('<section id="not-judged">')));
     expect(section(htmlReport(r))).to.include('(1 MUST case)').and.include('needs fixtures.jobOfferId').and.include(`href="#case-${c.id}"`);
     (r.summary as unknown as Record<string, unknown>)['toComplete'] = [{ unlock: '--allow-irreversible', how: 'lets PUT /users run', cases: [c.id] }];

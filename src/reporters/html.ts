@@ -10,7 +10,7 @@ import { clauses, interpretations, operations, specHash, type Clause, type Inter
 import { SCRIPT, STYLE } from './html-assets.js';
 import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
-import { runVerdict, VERDICT_WORDS, type RunVerdict } from './verdict.js';
+import { runVerdict, VERDICT_WORDS } from './verdict.js';
 import type { Latency } from '../engine/latency.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
@@ -30,8 +30,6 @@ const MEANING: Record<string, string> = {
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 /** The matrix column of OBSERVE cases: open points have no clause family. */
 const OPEN = 'open-points';
-/** The colour class of each run verdict on the page. */
-const VERDICT_CLASS: Record<RunVerdict, string> = { CONFORMANT: 'pass', KNOWN_FAILURES: 'known-failure', INCOMPLETE: 'skip', NOT_CONFORMANT: 'fail' };
 /** A matrix cell's count of passes is a tick; the other verdicts keep their word. */
 const CELL_WORD: Record<string, string> = { ...LABEL, pass: '✓' };
 
@@ -145,16 +143,19 @@ function sha256(text: string): string {
 function header(report: Report, failing: CaseResult[]): string {
   const failures = failing.length;
   const s = report.summary;
+  // summary.verdict (the engine's), or the same answer derived for reports written before it existed.
   const verdict = runVerdict(report);
-  const v = VERDICT_CLASS[verdict];
+  const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[verdict];
   const unjudged = mustUnjudged(report).length;
   const should = report.cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
   const why = [
     plural(s.mustFailures, 'MUST failure'),
     plural(s.errors, 'error'),
-    plural(should, 'SHOULD warning'),
-    ...(unjudged ? [plural(unjudged, 'MUST case', 'MUST cases') + ' not judged'] : []),
+    `${plural(should, 'SHOULD warning')}${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}`,
     ...(s.byVerdict['known-failure'] ? [plural(s.byVerdict['known-failure'], 'known failure')] : []),
+    // The full "To complete this certification" list is in report.json (summary.toComplete).
+    ...(unjudged ? [`${plural(unjudged, 'MUST case')} not judged${s.toComplete?.length ? `: ${s.toComplete.map((t) => t.unlock).join(', ')} would unlock them` : ''}`] : []),
+    ...(report.missingShards?.length ? [`missing shard(s) ${report.missingShards.join(', ')}`] : []),
   ].join(' · ');
   const run = report.run;
   const fact = (dt: string, dd: string): string => `<div><dt>${esc(dt)}</dt><dd>${dd}</dd></div>`;

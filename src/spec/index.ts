@@ -1,11 +1,15 @@
 // The one door to spec/: every other module reads the API's rules, schemas and open points through here,
 // so that a rule is written once (in spec/) and never restated in code.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { parse as parseYaml } from 'yaml';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+
+// yaml and ajv are loaded when first needed (both are CommonJS): together they were half a second of the
+// simulator's start-up, which needs neither when the parsed registers are cached (see readYaml).
+const require = createRequire(import.meta.url);
 
 export type ClauseLevel = 'MUST' | 'SHOULD';
 export type Level = ClauseLevel | 'OBSERVE';
@@ -28,7 +32,8 @@ export interface Interpretation {
   id: string;
   quote: string;
   question: string;
-  simulator: { default: unknown; text: string };
+  /** `declared`: the simulator's behaviour in the vocabulary of `values`, where `default` is in the simulator's own. */
+  simulator: { default: unknown; declared?: unknown; text: string };
   harness: string;
   key: string | null;
   values?: unknown;
@@ -67,8 +72,31 @@ export const packageRoot: string = (() => {
 
 export const specDir = join(packageRoot, 'spec');
 
+/** Parsed spec files as JSON, each under the SHA-256 of the YAML text it came from: a changed file is parsed anew. */
+const YAML_CACHE = join(dirname(fileURLToPath(import.meta.url)), '.yaml-cache');
+
 function readYaml(file: string): unknown {
-  return parseYaml(readFileSync(join(specDir, file), 'utf8'));
+  const text = readFileSync(join(specDir, file), 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex');
+  const cached = join(YAML_CACHE, `${file}.json`);
+  try {
+    const entry = JSON.parse(readFileSync(cached, 'utf8')) as { sha256?: unknown; value?: unknown };
+    if (entry.sha256 === hash) return entry.value;
+  } catch {
+    // No cache yet, or an unreadable one: parse the YAML.
+  }
+  const { parse } = require('yaml') as typeof import('yaml');
+  const value: unknown = parse(text);
+  try {
+    // Best effort (the package may be read-only), and atomic, so that a concurrent reader never sees half a file.
+    mkdirSync(YAML_CACHE, { recursive: true });
+    const temp = `${cached}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify({ sha256: hash, value }));
+    renameSync(temp, cached);
+  } catch {
+    // Parsing each time is only slower.
+  }
+  return value;
 }
 
 function asRecord(value: unknown, where: string): Record<string, unknown> {
@@ -240,7 +268,8 @@ let ajvCache: Ajv2020 | undefined;
 export function schemaRegistry(): Ajv2020 {
   if (ajvCache) return ajvCache;
   // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allErrors: true });
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));

@@ -1,5 +1,6 @@
 // rdx simulate: the reference simulator of the whole API on a local port, until Ctrl-C.
 // The simulator (and faker with it) is imported only when the command runs, so `rdx --help` stays light.
+import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
@@ -31,10 +32,16 @@ export function builder(y: Argv): Argv {
     .option('error-rate', { type: 'number', describe: 'Share of API requests answered 503 with the error body and Retry-After (0.05 is 5%)' })
     .option('drop-rate', { type: 'number', describe: 'Share of API requests whose connection is closed without an answer' })
     .option('chaos-seed', { type: 'number', describe: 'Seed of the latency and chaos decisions (default: --seed)' })
+    .option('max-connections', { type: 'number', describe: 'Connections served at once; past it the oldest idle one is closed (default 512)' })
+    .option('max-tokens', { type: 'number', describe: 'Access tokens kept; past it expired ones are evicted first, then the oldest (default 100000)' })
+    .option('headers-timeout', { type: 'number', describe: "Milliseconds a request's headers may take to arrive; then 408 and the connection is closed (default 10000)" })
+    .option('request-timeout', { type: 'number', describe: 'Milliseconds a whole request may take to arrive (default 30000)' })
+    .option('state', { type: 'string', requiresArg: true, describe: 'Snapshot file of the store: loaded at start when it exists (a file that is not a valid snapshot stops start-up), saved atomically after changes and on exit' })
     .option('report-dir', { type: 'string', describe: 'Where conformance runs started from the dashboard write reports (default: a temporary directory)' })
     .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
     .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port')
-    .example('rdx simulate --latency 20-80 --error-rate 0.05', 'A slow, flaky server for exercising a client\'s timeouts and retries');
+    .example('rdx simulate --latency 20-80 --error-rate 0.05', 'A slow, flaky server for exercising a client\'s timeouts and retries')
+    .example('rdx simulate --state sandbox.json', 'A shared sandbox whose records survive a restart');
 }
 
 function persona(kind: Persona['kind'], name: unknown): Persona | undefined {
@@ -74,6 +81,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const clientId = (argv['clientId'] as string | undefined) ?? process.env[ENV_ID];
   const flagSecret = argv['clientSecret'] as string | undefined;
   const clientSecret = flagSecret ?? process.env[ENV_SECRET];
+  const stateFile = argv['state'] as string | undefined;
+  const resumed = stateFile !== undefined && existsSync(stateFile);
   const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
   const { describeChaos } = await import('../../../simulator/chaos.js');
   const sim = await startSimulator({
@@ -92,6 +101,11 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     dropRate: numberOption(argv, 'dropRate', '--drop-rate'),
     chaosSeed: numberOption(argv, 'chaosSeed', '--chaos-seed'),
     reportDir: argv['reportDir'] as string | undefined,
+    maxConnections: numberOption(argv, 'maxConnections', '--max-connections'),
+    maxTokens: numberOption(argv, 'maxTokens', '--max-tokens'),
+    headersTimeoutMs: numberOption(argv, 'headersTimeout', '--headers-timeout'),
+    requestTimeoutMs: numberOption(argv, 'requestTimeout', '--request-timeout'),
+    stateFile,
     clientId,
     clientSecret,
     personas,
@@ -108,7 +122,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const counts = Object.entries(sim.seeded).map(([k, v]) => `${v} ${k}`).join(', ');
   const lines = [
     `rdx simulator listening on ${sim.baseUrl}`,
-    `  data:          seed ${options.seed}, ${counts}`,
+    `  data:          ${resumed ? `from ${stateFile}` : `seed ${options.seed}`}, ${counts}`,
     `  client id:     ${options.clientId}`,
     `  client secret: ${secretText}`,
     ...(personas.length > 0 ? [`  personas:      ${personas.map((p) => `${p.name} (${p.kind})`).join(', ')}`] : []),
@@ -118,6 +132,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
       : '  admin:         off',
     ...(sim.dashboardUrl ? [`  dashboard:     ${sim.dashboardUrl}${sim.adminToken ? ' (sign in with the admin token)' : ''}`] : []),
     ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),
+    ...(options.stateFile !== undefined ? [`  state:         ${options.stateFile} (saved after changes and on exit)`] : []),
     'Press Ctrl-C to stop.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,70 @@
+// Seeded data is a pure function of the seed, the volume and the generator's code, so it is kept once made: a
+// snapshot per (seed, volume) beside this module, under a hash of the generator's compiled files and faker's
+// version. Loading it takes milliseconds where generating takes most of a cold start-up; any change to the
+// generator changes the hash, so stale data is never served. Writing is best effort (the package may be read-only).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedStore, type SeedCounts } from './seed.js';
+import { applySnapshot, parseSnapshot, snapshotText, writeFileAtomic } from './snapshot.js';
+import type { Store } from './store.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CACHE_DIR = join(HERE, '.seed-cache');
+/** Larger volumes are generated each time: their files would be large, and they are rarely started twice. */
+export const MAX_CACHED_RECORDS = 20_000;
+/** Files kept; the least recently written go first. */
+const MAX_FILES = 4;
+/** The compiled modules whose code decides the seeded data. */
+const GENERATOR = ['seed.js', 'store.js', 'table.js', '../src/data/factories.js', '../src/data/values.js', '../src/data/vocabulary.js'];
+
+let identity: string | undefined;
+function generatorIdentity(): string {
+  if (identity) return identity;
+  const hash = createHash('sha256');
+  for (const file of GENERATOR) hash.update(file).update('\0').update(readFileSync(join(HERE, file))).update('\0');
+  const faker = createRequire(import.meta.url)('@faker-js/faker/package.json') as { version: string };
+  identity = hash.update(faker.version).digest('hex').slice(0, 16);
+  return identity;
+}
+
+function countsOf(store: Store): SeedCounts {
+  const { jobOffers = 0, applicationSteps = 0, jobboardActivities = 0, jobboardJobOffers = 0, users = 0 } = store.counts();
+  return { jobOffers, applicationSteps, jobboardActivities, jobboardJobOffers, users };
+}
+
+function prune(): void {
+  const files = readdirSync(CACHE_DIR).filter((f) => f.endsWith('.json'))
+    .map((f) => ({ f, at: statSync(join(CACHE_DIR, f)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { f } of files.slice(MAX_FILES)) rmSync(join(CACHE_DIR, f), { force: true });
+}
+
+/** seedStore() with the result kept: the same data, byte for byte, as generating it. */
+export function seedStoreCached(store: Store, seed: number, records: number): SeedCounts {
+  if (records > MAX_CACHED_RECORDS) return seedStore(store, seed, records);
+  let file: string | undefined;
+  try {
+    file = join(CACHE_DIR, `${generatorIdentity()}-${seed}-${records}.json`);
+    const snapshot = parseSnapshot(readFileSync(file, 'utf8'), true);
+    if (snapshot.seed === seed && snapshot.records === records) {
+      applySnapshot(store, snapshot);
+      return countsOf(store);
+    }
+  } catch {
+    // Not cached yet (or unreadable): generate.
+  }
+  const counts = seedStore(store, seed, records);
+  if (file) {
+    try {
+      mkdirSync(CACHE_DIR, { recursive: true });
+      writeFileAtomic(file, snapshotText(store, { seed, records }, 0));
+      prune();
+    } catch {
+      // Generating each time is only slower.
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,201 @@
+// --state persistence, snapshot export/import and the seed cache. The crash test SIGKILLs `rdx simulate` during a
+// write load (a bounded number of times, each within seconds) and checks the file is a whole snapshot every time.
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { UsageError } from '../src/errors.js';
+import { startSimulator } from './index.js';
+import { seedStore } from './seed.js';
+import { seedStoreCached } from './seed-cache.js';
+import { SNAPSHOT_VERSION, parseSnapshot, snapshotText } from './snapshot.js';
+import { Store } from './store.js';
+import { Client, items, startTest } from './test-support.js';
+
+const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const ACTIVITY = { recorded_at: '2026-05-01', job_offer_reference: 'JO-STATE-1', status: 'viewed', count: 1 };
+
+describe('simulator: --state, snapshots and the seed cache', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rdx-state-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps what clients wrote across a restart, ids and cursors included', async () => {
+    const file = join(dir, 'state.json');
+    const first = await startTest({ stateFile: file, records: 50 });
+    const created = items(await first.client.post('/jobboard/activities', [ACTIVITY]))[0];
+    await first.client.delete('/jobboard/job-offers/1');
+    const before = first.sim.store.dump();
+    await first.close();
+
+    const second = await startTest({ stateFile: file, records: 999, seed: 5 });
+    try {
+      expect(second.sim.store.dump()).to.deep.equal(before);
+      expect(items(await second.client.get(`/jobboard/activities?job_offer_reference=JO-STATE-1`))).to.deep.equal([created]);
+      const next = items(await second.client.post('/jobboard/activities', [ACTIVITY]))[0];
+      expect(next?.['id'], 'ids go on from the saved sequence').to.equal(Number(created?.['id']) + 1);
+      expect((await second.client.patch('/jobboard/job-offers/1', {})).status, 'a deleted record stays deleted').to.equal(404);
+      const admin = new Client(second.sim.adminUrl ?? '');
+      expect((await admin.get('health')).body.data?.[0], 'reset goes back to the seed the state began with').to.include({ seed: 1, records: 50 });
+      await admin.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a damaged, foreign or invalid file with the file and what is wrong, and does not start', async () => {
+    const valid = JSON.parse(snapshotText((() => {
+      const s = new Store();
+      seedStore(s, 1, 20);
+      return s;
+    })(), { seed: 1, records: 20 })) as Record<string, unknown>;
+    type Rows = { jobboardActivities: { rows: [number, Record<string, unknown>][] } };
+    const badRecord = structuredClone(valid);
+    ((badRecord['store'] as Rows).jobboardActivities.rows[1] as [number, Record<string, unknown>])[1]['count'] = 'many';
+    const cases: [string, string, RegExp][] = [
+      ['torn', JSON.stringify(valid).slice(0, 500), /not JSON/],
+      ['foreign', '{"users": []}', /not an rdx simulator snapshot/],
+      ['future', JSON.stringify({ ...valid, version: SNAPSHOT_VERSION + 1 }), /version 2; this simulator reads version 1/],
+      ['invalid record', JSON.stringify(badRecord), /store\.jobboardActivities\.rows\[1\]: \/count: must be number/],
+    ];
+    for (const [name, text, expected] of cases) {
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, text);
+      let error: unknown;
+      await startSimulator({ port: 0, stateFile: file }).then((sim) => sim.close(), (e: unknown) => {
+        error = e;
+      });
+      expect(error, name).to.be.instanceOf(UsageError);
+      expect((error as Error).message, name).to.include(file).and.match(expected);
+      expect(readFileSync(file, 'utf8'), `${name}: the file is left as it was`).to.equal(text);
+    }
+  });
+
+  it('exports and imports a snapshot over the admin surface, all or nothing', async () => {
+    const t = await startTest({ records: 40 });
+    const admin = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
+    try {
+      const exported = await admin.get('/snapshot');
+      expect(exported.status).to.equal(200);
+      expect(exported.headers['content-disposition']).to.match(/attachment/);
+      expect(parseSnapshot(exported.text).store).to.deep.equal(t.sim.store.dump());
+      await t.client.post('/jobboard/activities', [ACTIVITY]);
+      const changed = t.sim.store.dump();
+
+      const broken = await admin.send('PUT', '/snapshot', { raw: exported.text.replace('"version":1', '"version":9'), headers: { 'content-type': 'application/json' } });
+      expect(broken.status).to.equal(400);
+      expect(broken.body.message).to.match(/refused, nothing changed: snapshot format version 9/);
+      expect(t.sim.store.dump(), 'a refused import changes nothing').to.deep.equal(changed);
+
+      const restored = await admin.send('PUT', '/snapshot', { raw: exported.text, headers: { 'content-type': 'application/json' } });
+      expect(restored.status, restored.text).to.equal(200);
+      expect(snapshotText(t.sim.store, { seed: 1, records: 40 }, 0)).to.equal(snapshotText((() => {
+        const s = new Store();
+        s.load(parseSnapshot(exported.text).store);
+        return s;
+      })(), { seed: 1, records: 40 }, 0));
+      expect((await admin.send('DELETE', '/snapshot')).headers['allow']).to.equal('GET, HEAD, PUT');
+    } finally {
+      await admin.close();
+      await t.close();
+    }
+  });
+
+  it('serves cached seed data byte-identical to generating it', () => {
+    for (const [seed, records] of [[3, 300], [4, 0]] as const) {
+      const fresh = new Store();
+      seedStore(fresh, seed, records);
+      const expected = snapshotText(fresh, { seed, records }, 0);
+      for (let i = 0; i < 2; i++) {
+        const cached = new Store();
+        seedStoreCached(cached, seed, records);
+        expect(snapshotText(cached, { seed, records }, 0), `seed ${seed}, pass ${i}`).to.equal(expected);
+      }
+    }
+  });
+
+  it('leaves the last complete snapshot when killed (SIGKILL) in the middle of a write load', async () => {
+    const file = join(dir, 'state.json');
+    const agent = new Agent({ connections: 8 });
+    let tornWrites = 0;
+    const started = performance.now();
+    try {
+      for (let round = 0; round < 3; round++) {
+        const { child, baseUrl } = await spawnSimulate(['--state', file, '--records', '2000']);
+        const token = await tokenOf(baseUrl, agent);
+        const acknowledged = new Map<number, unknown>();
+        let stop = false;
+        const writer = async (): Promise<void> => {
+          while (!stop) {
+            const res = await request(`${baseUrl}/jobboard/activities`, {
+              method: 'POST', dispatcher: agent,
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ ...ACTIVITY, count: round * 1000 + i }))),
+            }).catch(() => undefined);
+            if (!res) return;
+            const body = (await res.body.json().catch(() => ({}))) as { data?: { id: number }[] };
+            for (const record of body.data ?? []) acknowledged.set(record.id, record);
+          }
+        };
+        const writers = Array.from({ length: 4 }, writer);
+        // Somewhere in the write load, a different moment each round (bounded: at most 1.5 s of writing).
+        await new Promise((resolve) => setTimeout(resolve, 400 + round * 350));
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+        stop = true;
+        await Promise.all(writers);
+
+        const snapshot = parseSnapshot(readFileSync(file, 'utf8'));
+        expect(snapshot.version).to.equal(SNAPSHOT_VERSION);
+        // Every record in the file is one the server created, exactly as it answered it.
+        const rows = snapshot.store.jobboardActivities.rows;
+        for (const [id, record] of rows.slice(-50)) if (acknowledged.has(id)) expect(record).to.deep.equal(acknowledged.get(id));
+        const temporaries = readdirSync(dir).filter((f) => f !== 'state.json');
+        expect(temporaries.length, 'temporary files of the killed process').to.be.at.most(1);
+        tornWrites += temporaries.length;
+      }
+      // The next start cleans up after the killed one and loads the file.
+      const { child, baseUrl } = await spawnSimulate(['--state', file]);
+      const saved = parseSnapshot(readFileSync(file, 'utf8'));
+      const health = await (await request(`${baseUrl.replace(/\/?$/, '')}/__admin/health`, { dispatcher: agent })).body.json() as { data: { counts: Record<string, number> }[] };
+      expect(health.data[0]?.counts['jobboardActivities']).to.equal(saved.store.jobboardActivities.rows.length);
+      expect(readdirSync(dir)).to.deep.equal(['state.json']);
+      child.kill('SIGKILL');
+      process.stdout.write(`      (3 kills in ${Math.round(performance.now() - started)} ms; ${tornWrites} landed during a write, whose temporary file was ignored)\n`);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+async function tokenOf(baseUrl: string, agent: Agent): Promise<string> {
+  const res = await request(`${baseUrl}/oauth2/token`, {
+    method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: 'rdx-client', client_secret: 'rdx-secret' }),
+  });
+  return ((await res.body.json()) as { access_token: string }).access_token;
+}
+
+/** `rdx simulate --port 0 …` in its own process, once it listens (killed after 20 s whatever happens). */
+function spawnSimulate(args: string[]): Promise<{ child: ReturnType<typeof spawn>; baseUrl: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'simulate', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('exit', () => clearTimeout(limit));
+    let out = '';
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString('utf8');
+      const url = /listening on (\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, baseUrl: url });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`rdx simulate exited with ${String(code)} before listening:\n${out}`)));
+  });
+}
