@@ -1,11 +1,11 @@
-// The exchanges of report.html, embedded once as data instead of as markup: a full run recorded about a thousand
-// exchanges, and as HTML (header tables, bodies, curl lines) they made a 3.6 MB page of 59,000 elements that took
-// seconds to open. Here every exchange is reduced to the strings the page shows, gzip-compressed and base64-encoded
-// into one inert <script type="application/gzip+base64"> element; the page's script unpacks it with the browser's
-// DecompressionStream and builds an exchange's DOM (text nodes only, never markup) when its case is opened.
+// The bulk of report.html, embedded once as data instead of as markup: the exchanges (header tables, bodies, curl
+// lines), every case's assertion table and the residue ledger. As HTML they made a full run's page 3.6 MB of 59,000
+// elements that took seconds to open. Here they are reduced to the strings the page shows, gzip-compressed and
+// base64-encoded into one inert <script type="application/gzip+base64"> element; the page's script unpacks it with
+// the browser's DecompressionStream and builds their DOM (text nodes only, never markup) when they are shown.
 import { STATUS_CODES } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { CaseResult, Exchange } from '../core/results.js';
+import type { Assertion, CaseResult, Exchange, ResidueEntry } from '../core/results.js';
 import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
 
 /** Bodies longer than this are cut in the page (report.json keeps them whole). */
@@ -30,8 +30,19 @@ export interface PageExchange {
   curl: string;
 }
 
-/** Exchanges by case id, in the order the case sent them. */
-export type PageData = Record<string, PageExchange[]>;
+/** An assertion row: held?, level, clause, the clause's title, message, exchange index (or null). */
+export type PageAssertion = [held: 0 | 1, level: string, clause: string, title: string, message: string, exchange: number | null];
+
+/** A residue row: resource, operation, reference, id, case id, the case's anchor, created at (UTC). */
+export type PageResidue = [resource: string, operation: string, reference: string, id: string, caseId: string, caseAnchor: string, createdAt: string];
+
+export interface PageData {
+  /** By case id, in the order the case sent them. */
+  exchanges: Record<string, PageExchange[]>;
+  /** By case id, every assertion of the case. */
+  assertions: Record<string, PageAssertion[]>;
+  residue: PageResidue[];
+}
 
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 
@@ -82,9 +93,18 @@ export function pageExchange(ex: Exchange, index: number): PageExchange {
   };
 }
 
-export function pageData(cases: CaseResult[]): PageData {
-  const data: PageData = {};
-  for (const c of cases) if (c.exchanges.length) data[c.id] = c.exchanges.map(pageExchange);
+export function pageAssertion(a: Assertion, title: string): PageAssertion {
+  return [a.passed ? 1 : 0, a.level, a.clause, title, a.message, a.exchange ?? null];
+}
+
+export function pageData(cases: CaseResult[], residue: ResidueEntry[], clauseTitle: (id: string) => string,
+  anchor: (id: string) => string): PageData {
+  const data: PageData = { exchanges: {}, assertions: {}, residue: [] };
+  for (const c of cases) {
+    if (c.exchanges.length) data.exchanges[c.id] = c.exchanges.map(pageExchange);
+    if (c.assertions.length) data.assertions[c.id] = c.assertions.map((a) => pageAssertion(a, clauseTitle(a.clause)));
+  }
+  data.residue = residue.map((e) => [e.resource, e.operationId, e.reference ?? '', String(e.id ?? ''), e.caseId, anchor(e.caseId), utc(e.createdAt)]);
   return data;
 }
 

@@ -1,12 +1,15 @@
 // report.html in a real browser: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core.
 // CI installs chromium; where it is absent the suite says why and skips.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { packageRoot } from '../spec/index.js';
+import { defaults } from '../config/profile.js';
+import { runConformance } from '../engine/run.js';
+import { embeddedSimulator } from '../cli/compose.js';
 import { writeReports } from './files.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
 
@@ -43,6 +46,8 @@ describe('report.html in headless Chromium', function () {
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
     await page.goto(pathToFileURL(join(written.dir, 'report.html')).href);
+    // The exchanges and assertion tables are data until the script has unpacked it.
+    await page.waitForSelector('body[data-slots="ready"]', { timeout: 30_000 });
   });
 
   after(async () => {
@@ -60,13 +65,47 @@ describe('report.html in headless Chromium', function () {
   it('has a red matrix cell that leads to the failing case and hides the others', async () => {
     expect(await page.locator('table.matrix tbody tr').count()).to.equal(21);
     const cell = page.locator('td.cell.v-fail a[data-cell="4:envelope"]');
-    expect(await cell.textContent()).to.match(/^fail/);
+    expect(await cell.textContent()).to.match(/^1 fail/);
     await cell.click();
     expect(await page.locator('[id="failure-job-offers.unknown-id.get"]').isVisible()).to.equal(true);
     expect(await page.locator('[id="case-token.issued"]').isVisible()).to.equal(false);
     expect(await page.locator('#cell-filter').textContent()).to.include('GET /ats/job-offers/{id} × envelope');
     await page.click('#f-reset');
     expect(await page.locator('[id="case-token.issued"]').isVisible()).to.equal(true);
+  });
+
+  it('opens a failure from the top of the page, its heading below the sticky filter bar and its exchange drawn', async () => {
+    await page.evaluate('window.scrollTo(0, 0)');
+    const top = page.locator('ol.blockers a[href="#failure-job-offers.unknown-id.get"]');
+    expect(await top.boundingBox().then((b) => (b?.y ?? 1e9) < 900), 'the failure is on the first screen').to.equal(true);
+    await top.click();
+    const card = page.locator('[id="failure-job-offers.unknown-id.get"]');
+    const header = await card.locator('header').boundingBox();
+    const bar = await page.locator('#filters').boundingBox();
+    expect(header && bar && header.y >= bar.y + bar.height, `card header at ${header?.y}, bar ends at ${(bar?.y ?? 0) + (bar?.height ?? 0)}`).to.equal(true);
+    expect(header && header.y < 900).to.equal(true);
+    expect(await card.locator('.exchange .ex-grid').first().textContent()).to.include('HTTP 404 Not Found');
+  });
+
+  it('counts the cases of a matrix cell by verdict, as the legend says', async () => {
+    const cells = await page.locator('td.cell a').evaluateAll((links) => links.map((a) => ({ text: a.textContent ?? '', title: a.getAttribute('title') ?? '' })));
+    expect(cells.length).to.be.greaterThan(10);
+    for (const c of cells) {
+      // The title spells the tally ("… × auth: 1 fail, 15 pass"); the cell shows it as "1 fail · 15 ✓".
+      const tally = (c.title.split(': ').at(-1) ?? '').split(', ').map((t: string) => t.replace(/ pass$/, ' ✓')).join(' · ');
+      expect(c.text, c.title).to.equal(tally);
+    }
+    expect(await page.locator('.legend').textContent()).to.include('(✓ in a cell)');
+  });
+
+  it('draws a case\'s assertions and exchanges when it is opened', async () => {
+    const row = page.locator('[id="case-token.issued"]');
+    expect(await row.locator('.exchange').count()).to.equal(0);
+    await row.locator('summary').first().click();
+    expect(await row.locator('table.assertions tbody tr').count()).to.be.greaterThan(0);
+    await row.locator('details.more > summary').first().click();
+    expect(await row.locator('.exchange pre.line').first().textContent()).to.match(/^POST http:\/\/127\.0\.0\.1:\d+\/oauth2\/token$/);
+    await row.locator('summary').first().click();
   });
 
   it('shows a failure with its clause, exchange and a curl line naming $RDX_ACCESS_TOKEN, never a secret', async () => {
@@ -101,5 +140,54 @@ describe('report.html in headless Chromium', function () {
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(dir, 'report-screenshot.png'), fullPage: true });
     expect(existsSync(join(dir, 'report-screenshot.png'))).to.equal(true);
+  });
+});
+
+describe('report.html of a conformant full run: size and load time in headless Chromium', function () {
+  this.timeout(300_000);
+
+  it('stays under 1 MB; its element count and load time (median of 5, beside an empty page) are reported', async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: ${CHROMIUM} is not installed`);
+      this.skip();
+    }
+    const { report } = await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none' });
+    expect(report.summary.mustFailures).to.equal(0);
+    const written = writeReports(report, mkdtempSync(join(tmpdir(), 'rdx-html-full-')));
+    const file = join(written.dir, 'report.html');
+    const bytes = statSync(file).size;
+    const blank = join(written.dir, 'blank.html');
+    writeFileSync(blank, '<!DOCTYPE html><title>blank</title><p>blank</p>');
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
+    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1360, height: 900 } });
+    try {
+      // Load time from navigation start to the end of the load event, and until the data is unpacked and drawn.
+      const open = async (url: string, ready: boolean): Promise<{ loadMs: number; readyMs: number; elements: number }> => {
+        const p = await context.newPage();
+        const started = Date.now();
+        await p.goto(url, { waitUntil: 'load' });
+        if (ready) await p.waitForSelector('body[data-slots="ready"]');
+        const readyMs = Date.now() - started;
+        // Strings, not functions: this module is type-checked without the DOM library.
+        const loadMs = await p.evaluate<number>("(() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime; })()");
+        const elements = await p.evaluate<number>("document.getElementsByTagName('*').length");
+        await p.close();
+        return { loadMs, readyMs, elements };
+      };
+      const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+      const page: { loadMs: number; readyMs: number; elements: number }[] = [];
+      const empty: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        empty.push((await open(pathToFileURL(blank).href, false)).loadMs);
+        page.push(await open(pathToFileURL(file).href, true));
+      }
+      const load = median(page.map((p) => p.loadMs));
+      console.log(`      report.html of a conformant run (${report.summary.total} cases): ${(bytes / 1e6).toFixed(2)} MB, ${page[0]?.elements} elements; `
+        + `load ${Math.round(load)} ms, drawn ${Math.round(median(page.map((p) => p.readyMs)))} ms (medians of 5); an empty page: ${Math.round(median(empty))} ms on this machine`);
+      expect(bytes).to.be.lessThan(1_000_000);
+    } finally {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

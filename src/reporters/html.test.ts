@@ -1,12 +1,22 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import type { RunReport } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
 import { htmlReport } from './html.js';
+import type { PageData } from './html-data.js';
 import { summaryOf } from './merge.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
 
 const copy = (r: RunReport): RunReport => structuredClone(r);
+/** The data the page embeds (exchanges, assertions, residue), unpacked as the page's script does. */
+const dataOf = (html: string): PageData => {
+  const packed = /<script type="application\/gzip\+base64" id="rdx-data">([^<]*)<\/script>/.exec(html)?.[1];
+  if (!packed) throw new Error('no embedded data in the page');
+  return JSON.parse(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')) as PageData;
+};
+/** Everything the page can show: its markup and its data. */
+const everything = (html: string): string => `${html}\n${JSON.stringify(dataOf(html))}`;
 const caseOf = (r: RunReport, id: string): CaseResult => {
   const found = r.cases.find((c) => c.id === id);
   if (!found) throw new Error(`no case ${id} in the report`);
@@ -30,7 +40,33 @@ describe('report.html', function () {
     expect(top).to.include(`<abbr title="${report.spec.hash}"><code>${report.spec.hash.slice(0, 12)}</code></abbr>`);
     expect(top).to.include(report.run.target.baseUrl).and.include(report.run.runTag).and.include(report.run.startedAt.slice(0, 10));
     expect(top).to.match(/<dt>Seed<\/dt><dd>1<\/dd>/);
-    expect(top).to.match(/<table class="counts">/);
+    expect(html).to.match(/<section id="counts"><h2>Counts<\/h2><table class="counts">/);
+  });
+
+  it('puts what blocks certification first: the failures, one line each under the verdict, then the MUST cases not judged, then the matrix and the profile', () => {
+    const at = (marker: string): number => {
+      const i = html.indexOf(marker);
+      expect(i, marker).to.be.greaterThan(0);
+      return i;
+    };
+    const order = ['class="verdict-word"', '<ol class="blockers"', '<section id="failures">', '<section id="not-judged">', '<section id="matrix">', '<section id="profile">', '<section id="cases">'].map(at);
+    expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+    const top = html.slice(at('<ol class="blockers"'), html.indexOf('</ol>', at('<ol class="blockers"')));
+    expect(top).to.include('<a href="#failure-job-offers.unknown-id.get">').and.include('<code class="clause">ENVELOPE.MESSAGE</code>');
+  });
+
+  it('lists MUST cases not judged with what would unlock them (summary.toComplete when the engine gives it)', () => {
+    const r = copy(report);
+    const c = r.cases.find((x) => x.level === 'MUST' && x.verdict === 'pass') as CaseResult;
+    c.verdict = 'skip';
+    c.reason = 'needs fixtures.jobOfferId';
+    // Without the engine's list (an older report), the reasons of the cases group them.
+    (r.summary as unknown as Record<string, unknown>)['toComplete'] = [];
+    const section = (out: string): string => out.slice(out.indexOf('<section id="not-judged">'), out.indexOf('</section>', out.indexOf('<section id="not-judged">')));
+    expect(section(htmlReport(r))).to.include('(1 MUST case)').and.include('needs fixtures.jobOfferId').and.include(`href="#case-${c.id}"`);
+    (r.summary as unknown as Record<string, unknown>)['toComplete'] = [{ unlock: '--allow-irreversible', how: 'lets PUT /users run', cases: [c.id] }];
+    expect(section(htmlReport(r))).to.include('<code>--allow-irreversible</code> lets PUT /users run');
+    expect(section(html)).to.include('Every MUST case was judged.');
   });
 
   it('loads nothing: no external reference, and a policy that pins its one script and one stylesheet by hash', () => {
@@ -45,9 +81,10 @@ describe('report.html', function () {
   });
 
   it('keeps secrets out and puts environment variables in the curl lines', () => {
-    expect(html).to.not.include(ACCESS_TOKEN).and.not.include(CLIENT_SECRET);
-    expect(html).to.include('&quot;authorization: Bearer $RDX_ACCESS_TOKEN&quot;');
-    expect(html).to.include('client_secret&quot;:&quot;&#39;&quot;$RDX_CLIENT_SECRET&quot;&#39;&quot;');
+    expect(everything(html)).to.not.include(ACCESS_TOKEN).and.not.include(CLIENT_SECRET);
+    const curls = Object.values(dataOf(html).exchanges).flat().map((x) => x.curl);
+    expect(curls.some((c) => c.includes('"authorization: Bearer $RDX_ACCESS_TOKEN"'))).to.equal(true);
+    expect(curls.some((c) => c.includes(`client_secret":"'"$RDX_CLIENT_SECRET"'"`))).to.equal(true);
   });
 
   it('shows a failure with its clause, its words in the spec, the finding and the exchange it rests on', () => {
@@ -57,15 +94,40 @@ describe('report.html', function () {
     expect(card).to.include('<code class="clause">ENVELOPE.MESSAGE</code>');
     expect(card).to.include('“message | string | always”');
     expect(card).to.include('status 404: message is missing');
-    expect(card).to.include('HTTP 404 Not Found').and.include('GET http://127.0.0.1:');
-    expect(card).to.include('&quot;no such record&quot;');
+    // The exchange itself is data, drawn into the card's slot by the page's script.
+    expect(card).to.match(/<div class="slot" data-slot="exchange" data-ex="\d+">/);
+    const index = Number(/data-slot="exchange" data-ex="(\d+)"/.exec(card)?.[1]);
+    const ex = dataOf(html).exchanges['job-offers.unknown-id.get']?.[index];
+    expect(ex?.status).to.equal('HTTP 404 Not Found');
+    expect(ex?.request).to.match(/^GET http:\/\/127\.0\.0\.1:/);
+    expect(ex?.responseBody).to.include('"no such record"');
+  });
+
+  it('keeps exchanges, assertion tables and long ledgers out of the markup, once each in the data', () => {
+    expect(html).to.not.include('class="exchange"').and.not.include('<table class="assertions">');
+    const data = dataOf(html);
+    for (const c of report.cases) {
+      expect(data.exchanges[c.id] ?? [], c.id).to.have.length(c.exchanges.length);
+      expect(data.assertions[c.id] ?? [], c.id).to.have.length(c.assertions.length);
+    }
+    const r = copy(report);
+    r.residue = Array.from({ length: 60 }, (_, i) => ({ resource: 'job-offer', operationId: 'batchCreateJobOffers', reference: `${r.run.runTag}-${i}-JO`, caseId: 'token.issued', createdAt: r.run.startedAt, deleted: false }));
+    const out = htmlReport(r);
+    expect(out).to.not.include(`${r.run.runTag}-59-JO`);
+    expect(dataOf(out).residue[59]?.[2]).to.equal(`${r.run.runTag}-59-JO`);
   });
 
   it('draws 21 endpoint rows and a failing cell that links to a filtered view', () => {
     const matrix = html.slice(html.indexOf('<table class="matrix">'), html.indexOf('</table>', html.indexOf('<table class="matrix">')));
     expect(matrix.match(/<tr><th class="n">\d+<\/th>/g)).to.have.length(21);
-    expect(matrix).to.match(/<td class="cell v-fail"><a href="#cell=4:envelope" data-cell="4:envelope"/);
-    expect(html).to.match(/id="failure-job-offers\.unknown-id\.get" data-verdict="fail" [^>]*data-cells="[^"]*4:envelope/);
+    expect(matrix).to.match(/<td class="cell v-fail"><a href="#cell=4:envelope" data-cell="4:envelope"[^>]*>1 fail<\/a>/);
+    expect(html).to.match(/id="failure-job-offers\.unknown-id\.get" data-id="job-offers\.unknown-id\.get" data-verdict="fail" [^>]*data-cells="[^"]*4:envelope/);
+    // The counts of a cell, worst first, and the target's answer times on the endpoint's row.
+    expect(matrix).to.match(/<td class="cell v-pass"><a [^>]*>\d+ ✓<\/a>/);
+    const timed = report.latency['3'];
+    expect(timed).to.be.an('object');
+    expect(matrix).to.include(`<td class="lat" title="${timed?.count} answers timed">${timed?.p50Ms}</td><td class="lat">${timed?.p95Ms}</td><td class="lat">${timed?.maxMs}</td>`);
+    expect(html).to.include('this is not a load test');
   });
 
   it('escapes whatever a hostile target sends', () => {
@@ -77,8 +139,9 @@ describe('report.html', function () {
     ex.response.headers['x-evil'] = '"><script>alert(3)</script>';
     const out = htmlReport(r);
     expect(out.match(/<script>/g)).to.have.length(1);
-    expect(out).to.not.include('<img');
-    expect(out).to.include('&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).to.not.include('<img').and.not.include('alert(');
+    // In the data, where the page's script puts it into the page as text (textContent), never as markup.
+    expect(dataOf(out).exchanges['job-offers.unknown-id.get']?.[0]?.responseBody).to.equal('</pre><script>alert(1)</script><img src=x onerror=alert(2)>');
   });
 
   it('cuts a huge body in the page and says where the whole one is', () => {
@@ -87,9 +150,9 @@ describe('report.html', function () {
     if (!ex?.response) throw new Error('no response');
     ex.response.body = 'x'.repeat(200_000);
     delete ex.response.json;
-    const out = htmlReport(r);
-    expect(out).to.include('cut at 64 KiB here; report.json has the 200000 characters the run kept');
-    expect(out.length).to.be.lessThan(htmlReport(report).length + 3 * 70_000);
+    const body = dataOf(htmlReport(r)).exchanges['job-offers.unknown-id.get']?.[0]?.responseBody ?? '';
+    expect(body).to.match(/cut at 64 KiB here; report\.json has the 200000 characters the run kept$/);
+    expect(body.length).to.be.lessThan(70_000);
   });
 
   it('names $RDX_EXPIRED_TOKEN in the curl line of an expired-token case', () => {
@@ -98,7 +161,7 @@ describe('report.html', function () {
     c.verdict = 'warn';
     c.exchanges = [{ step: 'list', request: { method: 'GET', url: 'http://127.0.0.1:1/ats/job-offers', headers: { authorization: 'Bearer ***' }, auth: 'expired' }, startedAt: r.run.startedAt, elapsedMs: 1, response: { status: 200, headers: {}, body: '{}' } }];
     c.assertions = [{ clause: 'AUTH.EXPIRED_TOKEN_REFUSED', level: 'SHOULD', passed: false, message: 'accepted with status 200', exchange: 0, check: 'refused' }];
-    expect(htmlReport(r)).to.include('&quot;authorization: Bearer $RDX_EXPIRED_TOKEN&quot;');
+    expect(dataOf(htmlReport(r)).exchanges['auth.expired-token']?.[0]?.curl).to.include('"authorization: Bearer $RDX_EXPIRED_TOKEN"');
   });
 
   it('highlights a declared choice that differs from what was observed', () => {

@@ -1,14 +1,17 @@
-// report.html: one self-contained page a certifier can read, print and archive. Everything is rendered here from
-// report.json; the page loads nothing (a Content-Security-Policy forbids it) and its small script only filters.
+// report.html: one self-contained page a certifier can read, print and archive, ordered by what a reader needs: the
+// verdict, what blocks certification (failures, then MUST cases not judged and what would unlock them), the matrix,
+// the implementation profile, then everything else. Everything is rendered here from report.json, except the
+// exchanges: they are embedded once as compressed data (html-data.ts) and drawn by the page's script when a case is
+// opened, which keeps a full run's page light. The page loads nothing (a Content-Security-Policy forbids it).
 import { createHash } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import type { InterpretationProfile } from '../engine/run.js';
-import type { CaseResult, Exchange } from '../core/results.js';
+import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
-import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
 import { SCRIPT, STYLE } from './html-assets.js';
+import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
-import { VERDICT_WORDS } from '../engine/verdict.js';
+import { runVerdict, VERDICT_WORDS } from './verdict.js';
+import type { Latency } from '../engine/latency.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
 const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
@@ -27,8 +30,8 @@ const MEANING: Record<string, string> = {
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 /** The matrix column of OBSERVE cases: open points have no clause family. */
 const OPEN = 'open-points';
-/** Bodies longer than this are cut in the page (report.json keeps them whole). */
-const BODY_LIMIT = 64 * 1024;
+/** A matrix cell's count of passes is a tick; the other verdicts keep their word. */
+const CELL_WORD: Record<string, string> = { ...LABEL, pass: '✓' };
 
 const esc = (value: unknown): string =>
   String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
@@ -84,8 +87,7 @@ export function htmlReport(report: Report): string {
     .sort((a, b) => rank(shown(b)) - rank(shown(a)));
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
-  const s = report.summary;
-  const title = `${VERDICT_WORDS[s.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
+  const title = `${VERDICT_WORDS[runVerdict(report)]} · ${report.run.target.baseUrl} · rdx-conformance report`;
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${sha256(STYLE)}'`,
@@ -96,15 +98,17 @@ export function htmlReport(report: Report): string {
   ].join('; ');
 
   const body = [
-    header(report),
-    matrix(report, spec, cellsByCase),
-    profile(report),
+    header(report, failures),
     filters(report),
     `<section id="failures"><h2>Failures <span class="count">(${failures.length})</span></h2>`,
     failures.length
       ? `<p class="lead">Every case that broke a clause or got no answer, worst first: the clause and its words in the spec, what was expected and what came back, the exchange it rests on, and a curl line to reproduce it. Set <code>RDX_ACCESS_TOKEN</code> to a token from the token endpoint (and <code>RDX_CLIENT_SECRET</code> for token requests) before running one.</p><p class="muted" data-empty-note="failures" hidden>No failure matches the filters.</p>${failures.map((c) => failureCard(c, spec, cellsByCase)).join('\n')}`
       : '<p class="lead">No case failed.</p>',
     '</section>',
+    notJudged(report),
+    matrix(report, spec, cellsByCase),
+    profile(report),
+    `<section id="counts"><h2>Counts</h2>${countsTable(report)}</section>`,
     allCases(report, spec, cellsByCase, failureIds),
     residue(report),
     knownFailures(report, known),
@@ -125,6 +129,7 @@ export function htmlReport(report: Report): string {
 <main>
 ${body}
 </main>
+<script type="application/gzip+base64" id="rdx-data">${packPageData(pageData(report.cases, report.residue, (id) => clauseTitle(id, spec), (id) => anchor('case', id)))}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -135,9 +140,13 @@ function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
 }
 
-function header(report: Report): string {
+function header(report: Report, failing: CaseResult[]): string {
+  const failures = failing.length;
   const s = report.summary;
-  const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[s.verdict];
+  // summary.verdict (the engine's), or the same answer derived for reports written before it existed.
+  const verdict = runVerdict(report);
+  const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[verdict];
+  const unjudged = mustUnjudged(report).length;
   const should = report.cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
   const why = [
     plural(s.mustFailures, 'MUST failure'),
@@ -145,7 +154,7 @@ function header(report: Report): string {
     `${plural(should, 'SHOULD warning')}${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}`,
     ...(s.byVerdict['known-failure'] ? [plural(s.byVerdict['known-failure'], 'known failure')] : []),
     // The full "To complete this certification" list is in report.json (summary.toComplete).
-    ...(s.unjudgedMust ? [`${plural(s.unjudgedMust, 'MUST case')} not judged: ${s.toComplete.map((t) => t.unlock).join(', ')} would unlock them`] : []),
+    ...(unjudged ? [`${plural(unjudged, 'MUST case')} not judged${s.toComplete?.length ? `: ${s.toComplete.map((t) => t.unlock).join(', ')} would unlock them` : ''}`] : []),
     ...(report.missingShards?.length ? [`missing shard(s) ${report.missingShards.join(', ')}`] : []),
   ].join(' · ');
   const run = report.run;
@@ -173,12 +182,51 @@ function header(report: Report): string {
   }
   return `<header>
 <h1>RDX conformance report</h1>
-<div class="verdict v-${v}"><div class="verdict-word">${esc(VERDICT_WORDS[s.verdict])}</div><div class="verdict-why">${esc(why)}</div></div>
+<div class="verdict v-${v}"><div class="verdict-word">${esc(VERDICT_WORDS[verdict])}</div><div class="verdict-why">${esc(why)}</div></div>
+${failures ? blockers(failing) : ''}
 <dl class="facts">${facts.join('')}</dl>
 ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
-${countsTable(report)}
-<nav class="toc"><a href="#matrix">Endpoints × clause families</a><a href="#profile">Implementation profile</a><a href="#failures">Failures (${esc(report.cases.filter((c) => !c.baseline && ['fail', 'warn', 'error'].includes(c.verdict)).length)})</a><a href="#cases">All cases (${esc(s.total)})</a><a href="#residue">Residue (${esc(report.residue.length)})</a><a href="#known">Known failures (${esc(s.byVerdict['known-failure'] ?? 0)})</a></nav>
+<nav class="toc"><a href="#failures">Failures (${esc(failures)})</a><a href="#not-judged">Not judged (${esc(unjudged)})</a><a href="#matrix">Endpoints × clause families</a><a href="#profile">Implementation profile</a><a href="#counts">Counts</a><a href="#cases">All cases (${esc(s.total)})</a><a href="#residue">Residue (${esc(report.residue.length)})</a><a href="#known">Known failures (${esc(s.byVerdict['known-failure'] ?? 0)})</a></nav>
 </header>`;
+}
+
+/** The MUST cases the run could not judge: while there is one, the run cannot be CONFORMANT. */
+function mustUnjudged(report: Report): CaseResult[] {
+  return report.cases.filter((c) => c.level === 'MUST' && c.verdict === 'skip' && !c.baseline);
+}
+
+/** How many failures the top of the page lists in one line each before pointing at the rest. */
+const TOP_LINES = 12;
+
+/** One line per failure under the verdict, each a link to its evidence: what to fix first, on the first screen. */
+function blockers(failing: CaseResult[]): string {
+  const line = (c: CaseResult): string => {
+    const failed = c.assertions.filter((a) => !a.passed);
+    const first = failed.find((a) => a.level === 'MUST') ?? failed[0];
+    const more = new Set(failed.map((a) => a.clause)).size - 1;
+    return `<li><a href="#${esc(anchor('failure', c.id))}">${badge(shown(c))} <code>${esc(c.id)}</code></a> ${first ? `<code class="clause">${esc(first.clause)}</code>${more > 0 ? ` <span class="muted">+${more}</span>` : ''} ${esc(first.message)}` : esc(c.reason ?? '')}</li>`;
+  };
+  const rest = failing.length - TOP_LINES;
+  return `<ol class="blockers" aria-label="Failures, worst first">${failing.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more failure')} below</a></li>` : ''}</ol>`;
+}
+
+/**
+ * The MUST cases not judged, grouped by what would let them run: summary.toComplete when the engine says it
+ * (a flag, a profile key, a fixture), else the reason each case gives.
+ */
+function notJudged(report: Report): string {
+  const cases = mustUnjudged(report);
+  const given = (report.summary as { toComplete?: { unlock: string; how: string; cases: string[] }[] }).toComplete;
+  const groups = given?.length ? given : [...cases.reduce((m, c) => {
+    const reason = c.reason ?? 'no reason given';
+    return m.set(reason, [...(m.get(reason) ?? []), c.id]);
+  }, new Map<string, string[]>())].map(([reason, ids]) => ({ unlock: '', how: reason, cases: ids }));
+  const link = (id: string): string => `<a href="#${esc(anchor('case', id))}"><code>${esc(id)}</code></a>`;
+  return `<section id="not-judged"><h2>Not judged: to complete this certification <span class="count">(${esc(cases.length)} MUST ${cases.length === 1 ? 'case' : 'cases'})</span></h2>
+${cases.length ? `<p class="lead">A MUST case that did not run leaves its clauses unproven, so the run cannot be CONFORMANT until it runs. What would let each group run:</p>
+<ul class="unlock">${groups.map((g) => `<li>${g.unlock ? `<code>${esc(g.unlock)}</code> ` : ''}${esc(g.how)} <span class="muted">(${plural(g.cases.length, 'case')}:</span> ${g.cases.map(link).join(', ')}<span class="muted">)</span></li>`).join('\n')}</ul>`
+    : '<p class="lead">Every MUST case was judged.</p>'}
+</section>`;
 }
 
 function countsTable(report: Report): string {
@@ -196,6 +244,8 @@ function countsTable(report: Report): string {
 }
 
 function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
+  // Reports written before the harness timed answers have no latency: their columns say so with a dash.
+  const latency = (report as { latency?: Latency }).latency ?? {};
   const families = [...spec.families];
   const extra = new Set<string>();
   for (const cells of cellsByCase.values()) for (const key of cells.keys()) extra.add(key.slice(key.indexOf(':') + 1));
@@ -212,18 +262,25 @@ function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<st
       const verdicts = cell.get(`${op.endpoint}:${f}`);
       if (!verdicts) return '<td class="cell empty"><span title="no case">·</span></td>';
       const v = worst(verdicts);
-      const tally = VERDICT_ORDER.map((x) => [x, verdicts.filter((y) => y === x).length] as const).filter(([, n]) => n)
-        .map(([x, n]) => `${n} ${LABEL[x]}`).join(', ');
+      const counts = VERDICT_ORDER.map((x) => [x, verdicts.filter((y) => y === x).length] as const).filter(([, n]) => n);
+      const tally = counts.map(([x, n]) => `${n} ${LABEL[x]}`).join(', ');
       const label = `${op.method} ${op.path} × ${f === OPEN ? 'open points' : f}`;
-      return `<td class="cell v-${v}"><a href="#cell=${op.endpoint}:${esc(f)}" data-cell="${op.endpoint}:${esc(f)}" data-label="${esc(label)}" title="${esc(`${label}: ${tally}`)}">${esc(LABEL[v])}<small>${verdicts.length}</small></a></td>`;
+      // Worst first, so the count that gave the cell its colour is the first thing read: "1 fail · 15 ✓".
+      const text = counts.map(([x, n]) => `${n} ${CELL_WORD[x]}`).join(' · ');
+      return `<td class="cell v-${v}"><a href="#cell=${op.endpoint}:${esc(f)}" data-cell="${op.endpoint}:${esc(f)}" data-label="${esc(label)}" title="${esc(`${label}: ${tally}`)}">${esc(text)}</a></td>`;
     });
-    return `<tr><th class="n">${op.endpoint}</th><th class="op"><code><span class="method">${esc(op.method)}</span>${esc(op.path)}</code></th>${tds.join('')}</tr>`;
+    const time = latency[String(op.endpoint)];
+    const timing = time
+      ? `<td class="lat" title="${esc(`${time.count} answers timed`)}">${esc(time.p50Ms)}</td><td class="lat">${esc(time.p95Ms)}</td><td class="lat">${esc(time.maxMs)}</td>`
+      : '<td class="lat empty" colspan="3">–</td>';
+    return `<tr><th class="n">${op.endpoint}</th><th class="op"><code><span class="method">${esc(op.method)}</span>${esc(op.path)}</code></th>${tds.join('')}${timing}</tr>`;
   });
   return `<section id="matrix"><h2>Endpoints × clause families</h2>
-<p class="lead">Each cell holds the cases that judge a clause of that family on that endpoint, coloured by the worst verdict among them (the number is how many cases). A case that broke a clause of another family than its own marks that family. Select a cell to see its cases.</p>
-<div class="matrix-wrap"><table class="matrix"><thead><tr><th class="n">#</th><th>Operation</th>${families.map((f) => `<th title="${esc(familyTitle(f))}">${esc(f === OPEN ? 'open points' : f)}</th>`).join('')}</tr></thead>
+<p class="lead">Each cell counts the cases that judge a clause of that family on that endpoint, by verdict (<b>15 ✓ · 1 skip</b>: fifteen passed, one was not judged), and takes the colour of the worst of them. A case that broke a clause of another family than its own counts in that family. Select a cell to see its cases. The last columns are the target's answer times on that endpoint during this run.</p>
+<div class="matrix-wrap"><table class="matrix"><thead><tr><th class="n">#</th><th>Operation</th>${families.map((f) => `<th title="${esc(familyTitle(f))}">${esc(f === OPEN ? 'open points' : f)}</th>`).join('')}<th class="lat" title="median answer time, ms">p50 ms</th><th class="lat" title="95th percentile, ms">p95 ms</th><th class="lat" title="slowest answer, ms">max ms</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div>
-<div class="legend">${VERDICT_ORDER.map((v) => `<span>${badge(v)} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
+<div class="legend"><span><b>Legend</b></span>${VERDICT_ORDER.map((v) => `<span>${badge(v)}${v === 'pass' ? ' (✓ in a cell)' : ''} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
+<p class="muted latency-note">Answer times (p50, p95 and max of the implementation's answers to this run's requests, per endpoint; requests that got no answer are not timed): a conformance run sends a few hundred requests one at a time, so this is not a load test. It shows a slow endpoint beside its verdicts; <code>rdx diff</code> compares it between runs.</p>
 </section>`;
 }
 
@@ -297,7 +354,7 @@ function filters(report: Report): string {
 
 function dataAttributes(c: CaseResult, cells: Map<string, string> | undefined): string {
   const search = `${c.id} ${c.title} ${c.clauses.join(' ')} ${c.assertions.filter((a) => !a.passed).map((a) => a.clause).join(' ')}`.toLowerCase();
-  return `data-verdict="${esc(shown(c))}" data-level="${esc(c.level)}" data-tags="${esc(c.tags.join(' '))}" data-endpoints="${esc(c.endpoints.join(' '))}" data-cells="${esc([...(cells?.keys() ?? [])].join(' '))}" data-search="${esc(search)}"`;
+  return `data-id="${esc(c.id)}" data-verdict="${esc(shown(c))}" data-level="${esc(c.level)}" data-tags="${esc(c.tags.join(' '))}" data-endpoints="${esc(c.endpoints.join(' '))}" data-cells="${esc([...(cells?.keys() ?? [])].join(' '))}" data-search="${esc(search)}"`;
 }
 
 function endpointsText(c: CaseResult): string {
@@ -326,12 +383,6 @@ function clauseTitle(id: string, spec: SpecIndex): string {
   return spec.clause.get(id)?.title ?? spec.interpretation.get(id)?.question ?? '';
 }
 
-/** The variable a masked bearer token stands for: an expired token cannot be reproduced with a fresh one. */
-function curlFor(_c: CaseResult, ex: Exchange): string {
-  const expired = ex.request.auth === 'expired';
-  return curlCommand(ex, expired ? { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' } : DEFAULT_VARIABLES);
-}
-
 function failureCard(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
   const v = shown(c);
   const failed = c.assertions.filter((a) => !a.passed);
@@ -352,14 +403,14 @@ ${clauseText(id, spec)}
 ${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${esc(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>`).join('\n')}
 </div>`;
     }).join('\n');
-    return `<div class="finding">${items}${ex ? exchangeView(c, ex, index as number) : ''}</div>`;
+    return `<div class="finding">${items}${ex ? exchangeSlot(c, index as number) : ''}</div>`;
   });
   if (c.verdict === 'error' || (c.verdict !== 'fail' && c.verdict !== 'warn')) {
     // No assertion points at an exchange: show the last one, which is where the case stopped.
     const last = c.exchanges.length - 1;
     if (last >= 0 && !used.has(last)) {
       used.add(last);
-      findings.push(`<div class="finding">${exchangeView(c, c.exchanges[last] as Exchange, last)}</div>`);
+      findings.push(`<div class="finding">${exchangeSlot(c, last)}</div>`);
     }
   }
   const passed = c.assertions.filter((a) => a.passed);
@@ -370,53 +421,24 @@ ${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${esc(a.m
 <div class="meta">${esc(c.file)} · endpoints ${esc(endpointsText(c))} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''} · ${esc(c.durationMs)} ms · <a href="#${esc(anchor('case', c.id))}">in the list of all cases</a></div>
 ${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}
 ${findings.join('\n')}
-${passed.length ? `<details class="more"><summary>${plural(passed.length, 'other assertion')} held</summary>${assertionsTable(passed, spec)}</details>` : ''}
-${others.length ? `<details class="more"><summary>${plural(others.length, 'other exchange')} of this case</summary>${others.map(([ex, i]) => exchangeView(c, ex, i)).join('')}</details>` : ''}
+${passed.length ? `<details class="more"><summary>${plural(passed.length, 'other assertion')} held</summary>${assertionSlot(c, 'held')}</details>` : ''}
+${others.length ? `<details class="more"><summary>${plural(others.length, 'other exchange')} of this case</summary>${others.map(([, i]) => exchangeSlot(c, i)).join('')}</details>` : ''}
 </div>
 </article>`;
 }
 
-function assertionsTable(list: CaseResult['assertions'], spec: SpecIndex): string {
-  return `<table class="assertions"><thead><tr><th>Result</th><th>Level</th><th>Clause</th><th>Message</th><th>Exchange</th></tr></thead><tbody>${list.map((a) =>
-    `<tr><td class="${a.passed ? 'ok' : 'bad'}">${a.passed ? 'held' : 'BROKEN'}</td><td>${esc(a.level)}</td><td><code title="${esc(clauseTitle(a.clause, spec))}">${esc(a.clause)}</code></td><td>${esc(a.message)}</td><td>${a.exchange !== undefined ? `#${esc(a.exchange)}` : ''}</td></tr>`).join('')}</tbody></table>`;
+/** Where a case's assertion table goes (all of them, or those that held), drawn from the embedded data when shown. */
+function assertionSlot(c: CaseResult, which: 'all' | 'held'): string {
+  const n = which === 'held' ? c.assertions.filter((a) => a.passed).length : c.assertions.length;
+  return `<div class="slot" data-slot="assertions" data-which="${which}"><p class="muted">${plural(n, 'assertion')}</p></div>`;
 }
 
-/** reparse: false for a body the harness already found unreadable (a hostile one may nest 100,000 levels deep). */
-function prettyBody(text: string | undefined, json: unknown, contentType: string | undefined, reparse = true): string {
-  if (text === undefined) return '';
-  let out = text;
-  if (json !== undefined) out = JSON.stringify(json, null, 2);
-  else if (reparse && (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text))) {
-    try {
-      out = JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      // Not JSON after all: shown as it came.
-    }
-  }
-  if (out.length > BODY_LIMIT) out = `${out.slice(0, BODY_LIMIT)}\n… cut at ${BODY_LIMIT / 1024} KiB here; report.json has the ${text.length} characters the run kept`;
-  return out === '' ? '<p class="muted">(empty body)</p>' : `<pre class="body">${esc(out)}</pre>`;
-}
-
-function headersTable(headers: Record<string, string>): string {
-  const rows = Object.entries(headers);
-  return rows.length ? `<table class="headers">${rows.map(([k, v]) => `<tr><td>${esc(k)}:</td><td>${esc(v)}</td></tr>`).join('')}</table>` : '';
-}
-
-const headerOf = (headers: Record<string, string>, name: string): string | undefined =>
-  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
-
-function exchangeView(c: CaseResult, ex: Exchange, index: number): string {
-  const req = ex.request;
-  const res = ex.response;
-  const response = res
-    ? `<pre class="line">HTTP ${esc(res.status)} ${esc(STATUS_CODES[res.status] ?? '')}</pre>${headersTable(res.headers)}${res.bodyProblem ? `<p class="muted">${esc(res.bodyProblem)}</p>` : ''}${prettyBody(res.body, res.json, headerOf(res.headers, 'content-type'), !res.bodyProblem)}`
-    : `<p class="transport">No answer: ${esc(ex.transportError?.kind ?? 'unknown')}: ${esc(ex.transportError?.message ?? '')}</p>`;
-  return `<div class="exchange">
-<div class="ex-head">Exchange #${esc(index)} · step “${esc(ex.step)}” · sent ${esc(utc(ex.startedAt))} · ${esc(ex.elapsedMs)} ms</div>
-<div class="ex-grid"><div><h5>Request</h5><pre class="line">${esc(req.method)} ${esc(req.url)}</pre>${headersTable(req.headers)}${req.body !== undefined ? prettyBody(req.body, undefined, headerOf(req.headers, 'content-type')) : ''}</div>
-<div><h5>Response</h5>${response}</div></div>
-<div class="curl"><span class="label">curl</span><pre><code>${esc(curlFor(c, ex))}</code></pre><button type="button" class="copy" hidden>Copy</button></div>
-</div>`;
+/**
+ * Where an exchange goes: the page's script draws it from the embedded data (html-data.ts) when the slot is shown,
+ * i.e. on load for a failure's evidence and when its <details> is opened for the rest.
+ */
+function exchangeSlot(c: CaseResult, index: number): string {
+  return `<div class="slot" data-slot="exchange" data-ex="${esc(index)}"><p class="muted">Exchange #${esc(index)}: ${esc(c.exchanges[index]?.step ?? '')}</p></div>`;
 }
 
 function allCases(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>, failureIds: Set<string>): string {
@@ -444,9 +466,9 @@ function caseRow(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<st
     parts.push(`<table class="assertions observations"><thead><tr><th>Observed</th><th>Value</th></tr></thead><tbody>${c.observations.map((o) =>
       `<tr><td><code>${esc(o.interpretation)}${o.key ? `.${esc(o.key)}` : ''}</code></td><td><code>${esc(show(o.value))}</code></td></tr>`).join('')}</tbody></table>`);
   }
-  if (c.assertions.length) parts.push(assertionsTable(c.assertions, spec));
+  if (c.assertions.length) parts.push(assertionSlot(c, 'all'));
   if (c.exchanges.length) {
-    parts.push(`<details class="more"><summary>${plural(c.exchanges.length, 'exchange')}</summary>${c.exchanges.map((ex, i) => exchangeView(c, ex, i)).join('')}</details>`);
+    parts.push(`<details class="more"><summary>${plural(c.exchanges.length, 'exchange')}</summary>${c.exchanges.map((_, i) => exchangeSlot(c, i)).join('')}</details>`);
   }
   return `<details class="case row" id="${esc(anchor('case', c.id))}" ${dataAttributes(c, cellsByCase.get(c.id))}>
 <summary>${badge(v)}<span class="level">${esc(c.level)}</span><span class="id">${esc(c.id)}</span><span class="title">${esc(c.title)}</span><span class="eps" title="${esc(endpointsText(c))}">${c.endpoints.length ? `endpoint ${esc(c.endpoints.join(', '))}` : ''}</span><span class="ms">${esc(c.durationMs)} ms</span></summary>
@@ -454,14 +476,17 @@ function caseRow(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<st
 </details>`;
 }
 
+/** A ledger this long is in the markup; a longer one (a full run leaves over a thousand records) is drawn when opened. */
+const RESIDUE_INLINE = 50;
+
 function residue(report: Report): string {
   const list = report.residue;
   return `<section id="residue"><h2>Residue <span class="count">(${esc(list.length)})</span></h2>
 ${list.length ? `<p class="lead">Records this run created and could not delete (the spec has no DELETE for them). Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
-<details class="more"${list.length <= 50 ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
-<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
+<details class="more"${list.length <= RESIDUE_INLINE ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
+${list.length <= RESIDUE_INLINE ? `<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
 ${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${esc(e.reference ?? '')}</code></td><td>${esc(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}
-</tbody></table></details>` : '<p class="lead">The run left no record behind.</p>'}
+</tbody></table>` : `<div class="slot" data-slot="residue"><p class="muted">${plural(list.length, 'record')}; report.json lists them too.</p></div>`}</details>` : '<p class="lead">The run left no record behind.</p>'}
 </section>`;
 }
 

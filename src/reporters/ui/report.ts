@@ -1,6 +1,6 @@
 // The report page's script, bundled by scripts/build-ui.mjs into one inline script whose hash report.html's
-// Content-Security-Policy pins (html.ts): the filter bar, the matrix's cell links, copy buttons and printing.
-// The page works without it; the script only hides and shows what is already there.
+// Content-Security-Policy pins (html.ts): the exchanges (drawn from the embedded data when shown), the filter bar,
+// the matrix's cell links, copy buttons and printing. Everything but the exchanges is in the markup already.
 
 function all<T extends Element = HTMLElement>(sel: string, root?: ParentNode): T[] {
   return Array.prototype.slice.call((root || document).querySelectorAll(sel)) as T[];
@@ -9,11 +9,208 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T | null {
   return document.getElementById(id) as T | null;
 }
 
+/** One exchange as html-data.ts packs it: plain text only, put in the page with textContent. */
+interface PageExchange {
+  head: string;
+  request: string;
+  requestHeaders: [string, string][];
+  requestBody?: string;
+  status?: string;
+  responseHeaders?: [string, string][];
+  note?: string;
+  responseBody?: string;
+  transport?: string;
+  curl: string;
+}
+/** held?, level, clause, the clause's title, message, exchange index. */
+type PageAssertion = [0 | 1, string, string, string, string, number | null];
+/** resource, operation, reference, id, case id, the case's anchor, created at. */
+type PageResidue = [string, string, string, string, string, string, string];
+interface PageData {
+  exchanges: Record<string, PageExchange[] | undefined>;
+  assertions: Record<string, PageAssertion[] | undefined>;
+  residue: PageResidue[];
+}
+
+/** The page's data (html-data.ts): gzip + base64 in an inert <script type="application/gzip+base64">, unpacked once. */
+function loadData(): Promise<PageData> {
+  const packed = byId('rdx-data');
+  if (!packed) return Promise.resolve({ exchanges: {}, assertions: {}, residue: [] });
+  const binary = atob((packed.textContent || '').trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  if (typeof DecompressionStream !== 'function') return Promise.reject(new Error('this browser cannot unpack the exchanges (no DecompressionStream); report.json has them'));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text().then(function (text) { return JSON.parse(text) as PageData; });
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function headersTable(headers: [string, string][] | undefined): HTMLElement | null {
+  if (!headers || headers.length === 0) return null;
+  const table = el('table', 'headers');
+  headers.forEach(function (h) {
+    const row = table.insertRow();
+    row.insertCell().textContent = h[0] + ':';
+    row.insertCell().textContent = h[1];
+  });
+  return table;
+}
+
+function bodyNode(text: string | undefined): HTMLElement | null {
+  if (text === undefined) return null;
+  return text === '' ? el('p', 'muted', '(empty body)') : el('pre', 'body', text);
+}
+
+function copyButton(button: HTMLButtonElement): void {
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    const text = button.parentNode?.querySelector('pre')?.textContent || '';
+    const done = function (): void { button.textContent = 'Copied'; setTimeout(function () { button.textContent = 'Copy'; }, 1500); };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () {});
+  });
+}
+
+/** The same markup html.ts drew before the exchanges became data, so the stylesheet and print rules apply. */
+function exchangeNode(x: PageExchange): HTMLElement {
+  const box = el('div', 'exchange');
+  box.appendChild(el('div', 'ex-head', x.head));
+  const grid = box.appendChild(el('div', 'ex-grid'));
+  const request = grid.appendChild(el('div'));
+  request.append(el('h5', undefined, 'Request'), el('pre', 'line', x.request));
+  const requestHeaders = headersTable(x.requestHeaders);
+  if (requestHeaders) request.appendChild(requestHeaders);
+  const requestBody = bodyNode(x.requestBody);
+  if (requestBody) request.appendChild(requestBody);
+  const response = grid.appendChild(el('div'));
+  response.appendChild(el('h5', undefined, 'Response'));
+  if (x.status !== undefined) {
+    response.appendChild(el('pre', 'line', x.status));
+    const responseHeaders = headersTable(x.responseHeaders);
+    if (responseHeaders) response.appendChild(responseHeaders);
+    if (x.note) response.appendChild(el('p', 'muted', x.note));
+    const responseBody = bodyNode(x.responseBody);
+    if (responseBody) response.appendChild(responseBody);
+  } else {
+    response.appendChild(el('p', 'transport', 'No answer: ' + (x.transport || '')));
+  }
+  const curl = box.appendChild(el('div', 'curl'));
+  curl.appendChild(el('span', 'label', 'curl'));
+  curl.appendChild(el('pre')).appendChild(el('code', undefined, x.curl));
+  const button = curl.appendChild(el('button', 'copy', 'Copy'));
+  button.type = 'button';
+  copyButton(button);
+  return box;
+}
+
+function table(className: string, heads: string[]): { table: HTMLTableElement; body: HTMLTableSectionElement } {
+  const t = el('table', className);
+  const head = t.createTHead().insertRow();
+  heads.forEach(function (h) { head.appendChild(el('th', undefined, h)); });
+  return { table: t, body: t.createTBody() };
+}
+
+function assertionsNode(list: PageAssertion[], heldOnly: boolean): HTMLElement {
+  const t = table('assertions', ['Result', 'Level', 'Clause', 'Message', 'Exchange']);
+  list.filter(function (a) { return !heldOnly || a[0] === 1; }).forEach(function (a) {
+    const row = t.body.insertRow();
+    const result = row.insertCell();
+    result.className = a[0] ? 'ok' : 'bad';
+    result.textContent = a[0] ? 'held' : 'BROKEN';
+    row.insertCell().textContent = a[1];
+    const clause = row.insertCell().appendChild(el('code', undefined, a[2]));
+    clause.title = a[3];
+    row.insertCell().textContent = a[4];
+    row.insertCell().textContent = a[5] === null ? '' : '#' + a[5];
+  });
+  return t.table;
+}
+
+function residueNode(list: PageResidue[]): HTMLElement {
+  const t = table('ledger', ['Resource', 'Operation', 'Reference', 'Id', 'Created by', 'Created at']);
+  list.forEach(function (e) {
+    const row = t.body.insertRow();
+    row.insertCell().textContent = e[0];
+    row.insertCell().appendChild(el('code', undefined, e[1]));
+    row.insertCell().appendChild(el('code', undefined, e[2]));
+    row.insertCell().textContent = e[3];
+    const link = row.insertCell().appendChild(el('a', undefined, e[4]));
+    link.href = '#' + e[5];
+    row.insertCell().textContent = e[6];
+  });
+  return t.table;
+}
+
+/** What a slot shows, from the data: an exchange, a case's assertions, or the residue ledger. */
+function slotContent(data: PageData, slot: Element): HTMLElement | null {
+  // The case a slot belongs to is the case element around it (data-id), named once per case in the markup.
+  const owner = slot.closest('[data-id]');
+  const id = owner ? owner.getAttribute('data-id') || '' : '';
+  switch (slot.getAttribute('data-slot')) {
+    case 'exchange': {
+      const x = (data.exchanges[id] || [])[Number(slot.getAttribute('data-ex'))];
+      return x ? exchangeNode(x) : null;
+    }
+    case 'assertions': {
+      const list = data.assertions[id];
+      return list ? assertionsNode(list, slot.getAttribute('data-which') === 'held') : null;
+    }
+    case 'residue':
+      return residueNode(data.residue);
+    default:
+      return null;
+  }
+}
+
+/** Draws the slots under root that are shown (not inside a closed <details>), or all of them. */
+function fillSlots(data: PageData, root: ParentNode, everything: boolean): void {
+  all('.slot:not(.filled)', root).forEach(function (slot) {
+    const closed = slot.parentElement ? slot.parentElement.closest('details:not([open])') : null;
+    if (closed && !everything) return;
+    const content = slotContent(data, slot);
+    if (!content) return;
+    slot.replaceChildren(content);
+    slot.classList.add('filled');
+  });
+}
+
+function slots(): void {
+  let data: PageData | null = null;
+  loadData().then(function (d) {
+    data = d;
+    fillSlots(d, document, false);
+    document.body.setAttribute('data-slots', 'ready');
+  }, function (error: Error) {
+    all('.slot').forEach(function (slot) { slot.appendChild(el('p', 'warning', error.message)); });
+  });
+  // 'toggle' does not bubble: listen in the capture phase for every <details> of the page.
+  document.addEventListener('toggle', function (event) {
+    const details = event.target;
+    if (data && details instanceof HTMLDetailsElement && details.open) fillSlots(data, details, false);
+  }, true);
+  window.addEventListener('beforeprint', function () { if (data) fillSlots(data, document, true); });
+}
+
+/** The sticky filter bar's height, so a heading reached by a link stops below it (scroll-margin-top in report.css). */
+function trackBar(bar: HTMLElement): void {
+  // Read after the first frame: reading a height while the page loads forces a layout of the whole page.
+  const set = function (): void { document.documentElement.style.setProperty('--bar', bar.offsetHeight + 'px'); };
+  requestAnimationFrame(set);
+  window.addEventListener('resize', set);
+}
+
 function main(): void {
+  slots();
   const bar = byId('filters');
   if (!bar) return;
   const filterBar = bar;
   filterBar.hidden = false;
+  trackBar(filterBar);
   const cases = all('.case');
   const groups = all('.group');
   const shown = byId('shown');
@@ -66,7 +263,6 @@ function main(): void {
     if (first) {
       if (first instanceof HTMLDetailsElement && all('.case.card').every(function (c) { return c.hidden; })) first.open = true;
       first.scrollIntoView({ block: 'start' });
-      window.scrollBy(0, -filterBar.offsetHeight - 8);
     }
     return true;
   }
@@ -90,14 +286,7 @@ function main(): void {
   });
   window.addEventListener('hashchange', fromHash);
 
-  all<HTMLButtonElement>('button.copy').forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      const text = button.parentNode?.querySelector('pre')?.textContent || '';
-      const done = function (): void { button.textContent = 'Copied'; setTimeout(function () { button.textContent = 'Copy'; }, 1500); };
-      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () {});
-    });
-  });
+  all<HTMLButtonElement>('button.copy').forEach(copyButton);
 
   // Browsers without ::details-content print closed <details> empty: open them for printing, then restore.
   let closed: HTMLDetailsElement[] = [];
@@ -107,7 +296,8 @@ function main(): void {
   });
   window.addEventListener('afterprint', function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
 
-  if (!fromHash()) apply();
+  // Nothing is filtered when the page opens: only the count is written, so loading walks no case and forces no layout.
+  if (!fromHash()) fields.shown.textContent = all('.case.row').length + ' of ' + all('.case.row').length + ' cases shown';
 }
 
 main();
