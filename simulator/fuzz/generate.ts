@@ -326,7 +326,7 @@ export function generator(seed: number, target: FuzzTarget): Generator {
           ['unknown grant', json({ ...good, grant_type: oddText(rng) }), 'application/json', [status.validation]],
           ['array', json([good]), 'application/json', [status.validation]],
           ['broken JSON', json(good).slice(0, rng.int(0, 30)), 'application/json', [status.malformedJson, status.validation]],
-          ['form, wrong secret', `client_id=${encodeURIComponent(target.clientId)}&client_secret=%ff%fe${'&x=%'.repeat(rng.int(1, 50))}`, 'application/x-www-form-urlencoded', [status.unauthorized]],
+          ['form, wrong secret', `client_id=${encodeURIComponent(target.clientId)}&client_secret=%ff%fe${'&x=%'.repeat(rng.int(1, 50))}`, 'application/x-www-form-urlencoded', [status.unauthorized, status.validation]],
           ['text', json(good), 'text/plain', [status.unsupportedMediaType]],
           ['huge id', json({ ...good, client_id: 'i'.repeat(rng.int(100_000, 2_000_000)) }), 'application/json', [status.unauthorized]],
           ['extra members, wrong secret', json({ ...good, client_secret: 'nope', scope: oddText(rng), [oddText(rng).slice(0, 50)]: 1 }), 'application/json', [status.unauthorized]],
