@@ -1,6 +1,6 @@
 // The reference simulator of the Recruitment Data Exchange Service: startSimulator() serves the whole API on
 // node:http from an in-memory store seeded with generated data. See simulator/README.md.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -17,6 +17,7 @@ import { rules } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { seedStoreCached } from './seed-cache.js';
 import { Pipeline, type PipelineState } from './server.js';
+import { atsJobOfferFixtureIds } from './personas/index.js';
 import { applySnapshot, parseSnapshot, snapshotText } from './snapshot.js';
 import { StateFile, readState } from './state.js';
 import { Store } from './store.js';
@@ -55,6 +56,8 @@ export interface Simulator {
   reseed(seed: number, records: number): SeedCounts;
   /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
   expiredToken(): string;
+  /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
+  atsJobOfferFixtureIds(): string[];
   /** The store as a snapshot document (snapshot.ts). */
   exportSnapshot(): string;
   /** Replaces the store with a snapshot's records, all or nothing; throws SnapshotError saying what is wrong. */
@@ -72,10 +75,55 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The JSON error body written straight to the socket, then closed: for requests that never reach the pipeline. */
+/** How long a closed-off client gets to read its last answer before its socket is destroyed. */
+const LINGER_MS = 1_000;
+
+/**
+ * The JSON error body written straight to the socket, then closed: for requests that never reach the pipeline.
+ * The socket is destroyed once the answer is flushed (or after LINGER_MS): end() alone only half-closes it, and a
+ * client that never closes its side (a slow-loris one) would hold the descriptor for as long as it likes.
+ */
 function answerOnSocket(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(errorBody(message));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+}
+
+/**
+ * Keeps at most `max` connections open. A newcomer past the cap takes the place of the oldest idle connection (no
+ * request under way: silent, half-sent headers, or kept alive), so a client holding thousands of silent sockets
+ * cannot lock others out; only when every connection is busy is the newcomer answered 503 and closed.
+ */
+function capConnections(server: Server, max: number): void {
+  /** Open connections, oldest first, with the number of requests each has under way. */
+  const open = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= max) {
+      let idle: Socket | undefined;
+      for (const [s, busy] of open) {
+        if (busy === 0) {
+          idle = s;
+          break;
+        }
+      }
+      if (!idle) {
+        answerOnSocket(socket, 503, `The simulator is serving ${max} connections (--max-connections), all busy; retry in a moment.`);
+        return;
+      }
+      open.delete(idle);
+      idle.destroy();
+    }
+    open.set(socket, 0);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    if (!open.has(socket)) return;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      if (open.has(socket)) open.set(socket, Math.max(0, (open.get(socket) ?? 1) - 1));
+    });
+  });
 }
 
 /** A request node:http could not parse never reaches the pipeline; it still gets the JSON error body. */
@@ -205,6 +253,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     keepAliveTimeout: 5_000,
   }, listener);
   server.on('clientError', answerClientError);
+  capConnections(server, resolved.maxConnections);
   // Left to itself, Node answers an unknown Expect with an empty 417 and drops a CONNECT without a word.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(errorBody(`The expectation ${JSON.stringify(req.headers.expect ?? '')} is not supported; only 100-continue is.`));
@@ -264,6 +313,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     reseed,
     expiredToken: admin.expiredToken,
+    atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(store, state.options.personas),
     exportSnapshot,
     importSnapshot,
   };

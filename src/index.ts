@@ -1,7 +1,8 @@
 // The programmatic API: what `import … from 'rdx-conformance'` gives. Re-exports plus the little wiring that turns
 // plain options into what the engine takes, the same way `rdx run` does. Documented in docs/api.md.
 import { loadProfile, type ProfileFlags } from './config/profile.js';
-import { runConformance as runEngine, type RunOptions, type RunReport, type Summary } from './engine/run.js';
+import { exitCodeOf, runConformance as runEngine, type RunOptions, type RunReport } from './engine/run.js';
+import type { FailOn, RunVerdict } from './engine/verdict.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import { embeddedSimulator } from './cli/compose.js';
 
@@ -19,8 +20,8 @@ export type { Level } from './spec/index.js';
 export type { Profile, ProfileFlags } from './config/profile.js';
 export { EXIT } from './errors.js';
 
-/** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …). */
-export type RunVerdict = 'CONFORMANT' | 'INCOMPLETE' | 'KNOWN_FAILURES' | 'NOT_CONFORMANT';
+/** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …); docs/verdicts.md. */
+export type { RunVerdict, FailOn, ToComplete } from './engine/verdict.js';
 
 export interface ConformanceOptions extends ProfileFlags {
   /** Which cases run (the `rdx run` filter flags). Default: all. */
@@ -33,6 +34,10 @@ export interface ConformanceOptions extends ProfileFlags {
   suiteFiles?: string[];
   /** A baseline file of known failures. */
   baseline?: string;
+  /** "should": SHOULD warnings fail the run too (`rdx run --fail-on should`). */
+  failOn?: FailOn;
+  /** exitCode 0 for an INCOMPLETE run (`rdx run --allow-incomplete`); the verdict stays INCOMPLETE. */
+  allowIncomplete?: boolean;
   /** Options of the bundled simulator, started when no base URL is given. */
   simulator?: SimulatorOptions;
   /** Where RDX_BASE_URL, RDX_CLIENT_ID and RDX_CLIENT_SECRET are read (default process.env, as `rdx run`). */
@@ -54,22 +59,17 @@ export interface ConformanceResult {
  * config file. Throws on bad options (exit-code 2 errors) and on an unreachable target (3); a finished run returns.
  */
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceResult> {
-  const { filters, reporter, bail, suiteFiles, baseline, simulator, env, cwd, ...flags } = options;
+  const { filters, reporter, bail, suiteFiles, baseline, simulator, env, cwd, failOn, allowIncomplete, ...flags } = options;
   const profile = loadProfile(flags, env ?? process.env, cwd ?? process.cwd());
-  const { report, exitCode } = await runEngine({
+  const { report } = await runEngine({
     profile,
     reporter: reporter ?? 'none',
     ...(filters ? { filters } : {}),
     ...(bail !== undefined ? { bail } : {}),
     ...(suiteFiles ? { suiteFiles } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
+    ...(failOn ? { failOn } : {}),
     simulator: embeddedSimulator(simulator),
   });
-  return { report, verdict: runVerdict(report.summary), exitCode };
-}
-
-/** The summary's verdict; a summary from before verdicts were reported knows only whether the run conformed. */
-function runVerdict(summary: Summary): RunVerdict {
-  const reported = (summary as Summary & { verdict?: RunVerdict }).verdict;
-  return reported ?? (summary.conformant ? 'CONFORMANT' : 'NOT_CONFORMANT');
+  return { report, verdict: report.summary.verdict, exitCode: exitCodeOf(report.summary, allowIncomplete === true) };
 }

@@ -16,7 +16,7 @@ import { chaosActive, chaosSettings, describeChaos, type Chaos, type ChaosSettin
 import { errorBody } from '../envelope.js';
 import type { Journal } from '../journal.js';
 import { DEFAULT_CLIENT_SECRET, MAX_RECORDS, type ResolvedOptions } from '../options.js';
-import { allPersonas, personaByName } from '../personas/index.js';
+import { allPersonas, atsJobOfferFixtureIds, personaByName } from '../personas/index.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
 import { readBody, utf8 } from '../server.js';
@@ -24,7 +24,7 @@ import type { Store } from '../store.js';
 import { UsageError } from '../../src/errors.js';
 import type { ConformanceRunner } from '../../src/core/conformance.js';
 import { EventHub } from './events.js';
-import { DASHBOARD_CSP, REPORT_CSP, dashboardPage } from './page.js';
+import { REPORT_CSP, dashboardCsp, dashboardPage } from './page.js';
 import { MAX_PAGE_SIZE, isResource, listRecords } from './records.js';
 import { Runs, type RunView } from './runs.js';
 
@@ -100,6 +100,7 @@ export class Dashboard {
       baseUrl: () => host.baseUrl(),
       seed: () => host.current().seed,
       expiredToken: () => host.expiredToken(),
+      atsJobOfferFixtureIds: () => atsJobOfferFixtureIds(host.store, host.options().personas),
       chaos: () => host.chaos.active,
       changed: (run) => this.hub.changed('run', { run }),
     }, host.options().reportDir, host.conformance);
@@ -154,7 +155,7 @@ export class Dashboard {
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': DASHBOARD_CSP,
+        'content-security-policy': dashboardCsp(),
         'content-length': String(Buffer.byteLength(html)),
       });
       res.end(method === 'HEAD' ? undefined : html);

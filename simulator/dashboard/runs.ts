@@ -40,6 +40,8 @@ export interface RunHost {
   baseUrl(): string;
   seed(): number;
   expiredToken(): string;
+  /** The {id} of a seeded ATS job offer (fixtures.atsJobOfferIds of the run). */
+  atsJobOfferFixtureIds(): string[];
   /** Whether latency or chaos is on. */
   chaos(): boolean;
   /** Told whenever a run starts or ends. */
@@ -122,7 +124,9 @@ export class Runs {
       .reduce((t, secret) => t.split(secret).join('***'), text);
     try {
       // What a vendor behaving like the active variants would declare, so their readings are compared, not guessed.
-      const declared = Object.assign({}, ...options.personas.filter((p) => p.kind === 'variant').map((p) => p.declared ?? {})) as Record<string, unknown>;
+      const variants = options.personas.filter((p) => p.kind === 'variant');
+      const declared = Object.assign({}, ...variants.map((p) => p.declared ?? {})) as Record<string, unknown>;
+      const idSource = variants.find((p) => p.profile?.atsJobOfferIdSource)?.profile?.atsJobOfferIdSource;
       const report = await runner({
         baseUrl: this.host.baseUrl(),
         clientId: options.clientId,
@@ -130,6 +134,10 @@ export class Runs {
         seed: this.host.seed(),
         declared,
         expiredToken: this.host.expiredToken(),
+        // The dashboard's run is complete: the simulator names a seeded job offer, and says how the ids of the job
+        // offers the run creates are learned where a variant hides them.
+        atsJobOfferIds: this.host.atsJobOfferFixtureIds(),
+        ...(idSource ? { atsJobOfferIdSource: idSource } : {}),
       });
       const s = report.summary;
       const byClause = new Map<string, number>();

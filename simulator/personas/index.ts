@@ -1,4 +1,5 @@
 // Every persona the simulator knows, for --fault and --variant and for the harness's self-check (src/selfcheck).
+import type { Store } from '../store.js';
 import type { Persona } from './types.js';
 import { allOrNothingBatch } from './faults/all-or-nothing-batch.js';
 import { anyTokenAccepted } from './faults/any-token-accepted.js';
@@ -85,6 +86,7 @@ import { lowercaseTokenType } from './variants/lowercase-token-type.js';
 import { messageOnlyBatch } from './variants/message-only-batch.js';
 import { newestFirst } from './variants/newest-first.js';
 import { nullOptionalFields } from './variants/null-optional-fields.js';
+import { numericIdsWithIdLog } from './variants/numeric-ids-with-id-log.js';
 import { numericJobOfferIds } from './variants/numeric-job-offer-ids.js';
 import { partialSuccess201 } from './variants/partial-success-201.js';
 import { partialSuccess400 } from './variants/partial-success-400.js';
@@ -188,6 +190,7 @@ const VARIANTS: readonly Persona[] = [
   messageOnlyBatch,
   newestFirst,
   nullOptionalFields,
+  numericIdsWithIdLog,
   numericJobOfferIds,
   patchWithoutId,
   pathPrefix,
@@ -215,4 +218,12 @@ export function allPersonas(kind?: Persona['kind']): Persona[] {
 
 export function personaByName(name: string): Persona | undefined {
   return PERSONAS.find((p) => p.name === name);
+}
+
+/** The {id} of the first job offer in the store, through the persona that changes what {id} means, if any. */
+export function atsJobOfferFixtureIds(store: Store, personas: readonly Persona[]): string[] {
+  const first = store.jobOffers.values()[0];
+  if (!first) return [];
+  const idOf = personas.find((p) => p.atsJobOfferId)?.atsJobOfferId;
+  return [idOf?.(store, first.reference) ?? first.reference];
 }

@@ -18,6 +18,7 @@
 // serialize wins. A hook may be async (a slow response); the store write it follows is already done.
 import type { PersonaOptions } from '../settings.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../context.js';
+import type { Store } from '../store.js';
 
 export type { AuthVerdict, RawResponse, RequestContext, SimResponse };
 export type { JsonObject, Stage } from '../context.js';
@@ -48,6 +49,16 @@ export interface Persona {
    * (rdx.config.yaml `declared:`, keyed by the interpretation register's `key`); the self-check runs it both ways.
    */
   declared?: Record<string, unknown>;
+  /**
+   * Variants where {id} of an ATS job offer is not its reference: the {id} of the job offer with this reference
+   * (so the harness's run against the simulator can name a seeded job offer as fixtures.atsJobOfferIds).
+   */
+  atsJobOfferId?(store: Store, reference: string): string | undefined;
+  /**
+   * What a vendor behaving like this variant puts in its profile besides `declared` (the self-check and the
+   * dashboard apply it with the declarations): how the harness learns the {id} of a job offer it creates.
+   */
+  profile?: { atsJobOfferIdSource?: { command: string } | { file: string } | { url: string } };
   options?: PersonaOptions;
   hooks: PersonaHooks;
 }

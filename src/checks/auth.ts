@@ -1,6 +1,6 @@
 // Authentication: refusals, the token response, and the conventions of RFC 6749/6750 around them.
 import { schemaErrors, SCHEMA_BASE } from '../spec/index.js';
-import { bodyObject, defineCheck, isSuccess, judge, judgesEndpoint, outcomeOf, show } from './registry.js';
+import { bodyObject, defineCheck, judge, judgesEndpoint, outcomeOf, show } from './registry.js';
 
 export const refused = defineCheck({
   id: 'refused',
@@ -23,7 +23,8 @@ export const tokenIssued = defineCheck({
   description: 'A 2xx token answer carries access_token (string), token_type (string) and expires_in (number).',
   clauses: ['AUTH.TOKEN_ISSUED'],
   global: true,
-  appliesTo: (ctx) => judgesEndpoint('AUTH.TOKEN_ISSUED', ctx) && isSuccess(ctx.exchange),
+  // A refusal in an error body is no token answer, whatever its status.
+  appliesTo: (ctx) => judgesEndpoint('AUTH.TOKEN_ISSUED', ctx) && outcomeOf(ctx.exchange) === 'success',
   run: ({ exchange }) => {
     const errors = schemaErrors(`${SCHEMA_BASE}token.json#/$defs/response`, exchange.response?.json);
     return [judge('AUTH.TOKEN_ISSUED', errors.length === 0, 'token response complete', `token response: ${errors.join('; ')}`)];

@@ -1,6 +1,6 @@
 // The common envelope, judged on every exchange of every judged case.
 import { clause as clauseOf } from '../spec/index.js';
-import { defineCheck, fail, isFailure, isSuccess, judge, judgesEndpoint, pass, show, bodyObject } from './registry.js';
+import { defineCheck, fail, isFailure, judge, judgesEndpoint, outcomeOf, pass, show, bodyObject } from './registry.js';
 
 export const jsonBody = defineCheck({
   id: 'json-body',
@@ -46,7 +46,7 @@ export const dataIsArray = defineCheck({
   clauses: ['ENVELOPE.DATA_IS_ARRAY'],
   global: true,
   // Batch variant 1 ({message} only) carries no data; every other data-returning success must.
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.DATA_IS_ARRAY', ctx) &&
+  appliesTo: (ctx) => outcomeOf(ctx.exchange) === 'success' && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.DATA_IS_ARRAY', ctx) &&
     (ctx.operation?.kind !== 'batchCreate' || 'data' in (bodyObject(ctx.exchange) ?? {})),
   run: ({ exchange }) => {
     const data = bodyObject(exchange)?.['data'];
@@ -60,7 +60,8 @@ export const errorBody = defineCheck({
   description: 'A failing request (4xx/5xx) returns a body with message and errors; for the token endpoint, the same body.',
   clauses: ['ENVELOPE.ERROR_BODY', 'AUTH.TOKEN_FAILURE'],
   global: true,
-  appliesTo: (ctx) => isFailure(ctx.exchange) && !!ctx.operation,
+  // A failure by its status, or by its body (an error body that came with a 2xx is judged like any other).
+  appliesTo: (ctx) => (isFailure(ctx.exchange) || outcomeOf(ctx.exchange) === 'failure') && !!ctx.operation,
   run: ({ exchange, operation }) => {
     const clause = operation && clauseOf('AUTH.TOKEN_FAILURE').endpoints.includes(operation.endpoint) ? 'AUTH.TOKEN_FAILURE' : 'ENVELOPE.ERROR_BODY';
     const body = bodyObject(exchange);
@@ -98,7 +99,7 @@ export const nextLink = defineCheck({
   description: 'A list response carries meta.next_link (a string, or the end value on the last page).',
   clauses: ['ENVELOPE.NEXT_LINK'],
   global: true,
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.NEXT_LINK', ctx),
+  appliesTo: (ctx) => outcomeOf(ctx.exchange) === 'success' && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.NEXT_LINK', ctx),
   run: ({ exchange }) => {
     const meta = bodyObject(exchange)?.['meta'];
     const ok = !!meta && typeof meta === 'object' && 'next_link' in meta &&

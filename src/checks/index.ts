@@ -1,4 +1,5 @@
-// Every built-in check, registered on import. A test checks that each file of src/checks/ is listed here.
+// Every built-in check, registered on import. A test (examples.test.ts) checks that each file of src/checks/ is
+// listed here and has its pass and fail examples in examples/.
 import './envelope.js';
 import './records.js';
 import './auth.js';

@@ -69,12 +69,12 @@ export const walkExactlyOnce = defineCheck({
     const field = String(ctx.args['field']);
     const last = ctx.stepExchanges[ctx.stepExchanges.length - 1];
     // A first page that failed is no walk at all: the step's outcome says so, and neither an end nor repeats exist.
-    if (ctx.stepExchanges.length === 1 && (!last?.response || last.response.status >= 300)) return [];
+    if (ctx.stepExchanges.length === 1 && (!last?.response || outcomeOf(last) === 'failure')) return [];
     const endedBy = last ? endMarker(last) : undefined;
     const seen = new Map<unknown, number>();
     for (const r of records(ctx)) seen.set(readPath(r, field), (seen.get(readPath(r, field)) ?? 0) + 1);
     const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
-    const brokeOff = ctx.stepExchanges.length > 1 && !!last && (!last.response || last.response.status >= 300);
+    const brokeOff = ctx.stepExchanges.length > 1 && !!last && (!last.response || outcomeOf(last) === 'failure');
     const problems = [
       brokeOff ? `meta.next_link of page ${ctx.stepExchanges.length - 1} led to ${last?.response ? `status ${last.response.status}` : 'no answer'}, not to the next page` : '',
       !brokeOff && endedBy === undefined && last && foreignNextLink(last) ? foreignStop(foreignNextLink(last) as string, ctx.stepExchanges.length) : '',
@@ -108,7 +108,7 @@ export const foreignStop = (link: string, page: number): string =>
 /** How a page says it is the last (interpretation PAGINATION_END), or undefined when it points on. */
 export function endMarker(ex: Exchange): 'null' | 'empty-string' | 'absent' | 'empty-page' | undefined {
   // A page that failed (a next_link leading nowhere) is no end marker: the walk broke off there.
-  if (!ex.response || ex.response.status >= 300) return undefined;
+  if (!ex.response || outcomeOf(ex) === 'failure') return undefined;
   const body = bodyObject(ex);
   const meta = body?.['meta'];
   const link = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['next_link'] : undefined;

@@ -3,7 +3,7 @@
 import { readPath } from '../core/paths.js';
 import type { Exchange } from '../core/results.js';
 import { walkRecords, endMarker, foreignNextLink, foreignStop } from './lists.js';
-import { bodyObject, defineCheck, judge, judgesEndpoint, show } from './registry.js';
+import { bodyObject, defineCheck, judge, judgesEndpoint, outcomeOf, show } from './registry.js';
 
 const pageLength = (ex: Exchange): number => {
   const data = bodyObject(ex)?.['data'];
@@ -45,7 +45,7 @@ export const walkNoRepeats = defineCheck({
     for (const r of walkRecords(stepExchanges)) seen.set(keyOf(r), (seen.get(keyOf(r)) ?? 0) + 1);
     const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
     const last = stepExchanges[stepExchanges.length - 1];
-    const lastOk = !!last?.response && last.response.status < 300;
+    const lastOk = !!last?.response && outcomeOf(last) === 'success';
     const stoppedEarly = !!last && lastOk && endMarker(last) === undefined && stepExchanges.length < maxPages;
     const brokeOff = stepExchanges.length > 1 && !!last && !lastOk;
     const foreign = last ? foreignNextLink(last) : undefined;

@@ -1,7 +1,7 @@
 // Records in responses: their fields and types, created ids, the users' nested arrays, and read-back.
 import { resourceInfo, schemaErrors } from '../spec/index.js';
 import { readPath } from '../core/paths.js';
-import { bodyObject, defineCheck, fail, isSuccess, judge, judgesEndpoint, pass, show, type Judgement } from './registry.js';
+import { bodyObject, defineCheck, fail, judge, judgesEndpoint, pass, show, type Judgement } from './registry.js';
 
 export const recordSchema = defineCheck({
   id: 'record-schema',
@@ -25,7 +25,7 @@ export const usersNested = defineCheck({
   description: 'PUT /users returns data as an array of arrays of users.',
   clauses: ['RECORD.USERS_NESTED'],
   global: true,
-  appliesTo: (ctx) => isSuccess(ctx.exchange) && judgesEndpoint('RECORD.USERS_NESTED', ctx) && Array.isArray(bodyObject(ctx.exchange)?.['data']),
+  appliesTo: (ctx) => judgesEndpoint('RECORD.USERS_NESTED', ctx) && Array.isArray(bodyObject(ctx.exchange)?.['data']),
   run: ({ exchange }) => {
     const data = bodyObject(exchange)?.['data'] as unknown[];
     const flat = data.findIndex((x) => !Array.isArray(x));

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // The rdx command line. Each command lives in src/cli/commands/<name>.ts and is imported only when it runs,
 // so `rdx --help` stays fast and heavy modules (faker, testcontainers) load only for the commands that need them.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { EXIT, UsageError, reportFatal } from '../errors.js';
+import { EXIT, UsageError, debugWanted, reportFatal } from '../errors.js';
+import { didYouMean } from '../core/suggest.js';
 
 interface LazyCommand {
   name: string;
@@ -35,33 +38,48 @@ function skipHelpCache(cli: Argv): void {
   if (internal?.cacheHelpMessage) internal.cacheHelpMessage = () => undefined;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let exitCode: number = EXIT.OK;
-  const cli = yargs(argv)
-    .scriptName('rdx')
-    .strict()
-    .demandCommand(1, 'Name a command: rdx <command> --help')
+/** The options every command takes (docs/cli.md lists them from here). */
+export function globalOptions(y: Argv): Argv {
+  return y
+    .option('debug', { type: 'boolean', global: true, describe: 'On an internal error (exit 70) also print the stack trace; env RDX_DEBUG=1 does the same' })
     .help()
-    .version()
-    .fail((message, error) => {
-      throw error ?? new UsageError(message);
-    });
+    .version();
+}
+
+export async function main(argv: string[]): Promise<number> {
+  // --debug reaches the engine and the simulator through the environment, as RDX_DEBUG does.
+  if (debugWanted(argv)) process.env['RDX_DEBUG'] = '1';
+  let exitCode: number = EXIT.OK;
+  // The long option names of the command being parsed, for "did you mean" on a mistyped flag.
+  let flags: string[] = [];
   // Only the command being run is imported (yargs builders are synchronous, so it is loaded up front).
   const wanted = argv.find((a) => !a.startsWith('-'));
   const selected = COMMANDS.find((c) => c.name === wanted);
-  const module = selected ? await selected.load() : undefined;
-  for (const c of COMMANDS) {
-    cli.command(
-      c.command,
-      c.describe,
-      (y: Argv) => (c === selected && module ? module.builder(y) : y),
-      async (args: Record<string, unknown>) => {
-        if (module) exitCode = await module.handler(args);
-      },
-    );
-  }
-  skipHelpCache(cli);
   try {
+    const module = selected ? await selected.load() : undefined;
+    const cli = globalOptions(yargs(argv))
+      .scriptName('rdx')
+      .strict()
+      .recommendCommands()
+      .demandCommand(1, 'Name a command: rdx <command> --help')
+      .fail((message, error) => {
+        throw error ?? new UsageError(usageMessage(message, argv, wanted, flags.length ? flags : optionNames(cli)));
+      });
+    for (const c of COMMANDS) {
+      cli.command(
+        c.command,
+        c.describe,
+        (y: Argv) => {
+          const built = c === selected && module ? module.builder(y) : y;
+          if (c === selected) flags = optionNames(built);
+          return built;
+        },
+        async (args: Record<string, unknown>) => {
+          if (module) exitCode = await module.handler(args);
+        },
+      );
+    }
+    skipHelpCache(cli);
     await cli.parseAsync();
   } catch (error) {
     return reportFatal(error);
@@ -69,6 +87,60 @@ export async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-main(hideBin(process.argv)).then((code) => {
-  process.exitCode = code;
-});
+/** yargs' own usage messages, with the typo named and a suggestion where one is close. */
+function usageMessage(message: string, argv: string[], command: string | undefined, known: string[]): string {
+  const recommended = /^Did you mean (\S+)\?$/.exec(message)?.[1];
+  if (recommended) return `unknown command ${JSON.stringify(command)}: did you mean \`rdx ${recommended}\`? (rdx --help lists the commands)`;
+  if (!message) return 'Name a command: rdx <command> --help';
+  const unknown = /^Unknown arguments?: (.*)$/s.exec(message)?.[1];
+  if (!unknown) return message;
+  // yargs names each unknown flag twice (base-ur1 and baseUr1): keep the spelling the user typed.
+  const names = unknown.split(', ').filter((n, _, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
+  // The flag as typed (--no-such-flag reaches yargs as such-flag).
+  const typed = (n: string): string | undefined => argv.find((a) => new RegExp(`^--?(no-)?${escapeRegExp(n)}(=|$)`).test(a))?.split('=')[0];
+  const isFlag = (n: string): boolean => typed(n) !== undefined;
+  const flagParts = names.filter(isFlag).map((n) => {
+    const suggestion = didYouMean(n, known);
+    return `${typed(n) ?? `--${n}`}${suggestion ? ` (did you mean --${suggestion}?)` : ''}`;
+  });
+  const extra = names.filter((n) => !isFlag(n));
+  const help = command && COMMANDS.some((c) => c.name === command) ? `rdx ${command} --help` : 'rdx --help';
+  return [
+    ...(flagParts.length ? [`unknown ${flagParts.length > 1 ? 'options' : 'option'}: ${flagParts.join(', ')}`] : []),
+    ...(extra.length ? [`unexpected ${extra.length > 1 ? 'arguments' : 'argument'}: ${extra.join(', ')}`] : []),
+  ].join('; ') + `; see ${help}`;
+}
+
+function optionNames(y: Argv): string[] {
+  const { key } = (y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions();
+  return Object.keys(key).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** True when this module is the program (node …/main.js, or the `rdx` bin link), not imported by docs or tests. */
+function isEntryPoint(): boolean {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  // Whatever escapes main (a stray timer, a socket error) is still an internal error: one line, exit 70.
+  process.on('uncaughtException', (error) => {
+    process.exit(reportFatal(error));
+  });
+  process.on('unhandledRejection', (error) => {
+    process.exit(reportFatal(error));
+  });
+  main(hideBin(process.argv)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.exitCode = reportFatal(error);
+    },
+  );
+}

@@ -5,10 +5,14 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
 import { interpretations, packageRoot } from '../spec/index.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
 
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
+
+/** How the harness learns the {id} of an ATS job offer it created (src/engine/job-offer-ids.ts, docs/verdicts.md). */
+export type AtsJobOfferIdSource = { command: string } | { file: string } | { url: string };
 
 export interface Profile {
   baseUrl?: string;
@@ -17,6 +21,8 @@ export interface Profile {
   clientSecret?: string;
   declared: ProfileDeclared;
   fixtures: { atsJobOfferIds?: string[]; expiredToken?: string };
+  /** How to learn the {id} of each ATS job offer the run creates, when it is not the reference. */
+  atsJobOfferIdSource?: AtsJobOfferIdSource;
   http: { timeoutMs: number; retries: number; insecure: boolean; ca?: string; proxy?: string; maxResponseBytes: number };
   seed: number;
   allowIrreversible: boolean;
@@ -75,32 +81,94 @@ function lineOf(root: YamlNode | null, path: string, counter: LineCounter): numb
   return node?.range ? counter.linePos(node.range[0]).line : 1;
 }
 
+let profileSchema: Record<string, unknown> | undefined;
+/** src/config/rdx.config.schema.json, read once. */
+export function readProfileSchema(): Record<string, unknown> {
+  profileSchema ??= JSON.parse(readFileSync(resolvePath(packageRoot, 'src/config/rdx.config.schema.json'), 'utf8')) as Record<string, unknown>;
+  return profileSchema;
+}
+
+/** The schema of one profile key, by its path (['http', 'timeoutMs']). */
+function schemaAt(path: string[]): { type?: string; minimum?: number; maximum?: number; properties?: Record<string, unknown> } | undefined {
+  let node: unknown = readProfileSchema();
+  for (const part of path) node = (node as { properties?: Record<string, unknown> } | undefined)?.properties?.[part];
+  return node as ReturnType<typeof schemaAt>;
+}
+
+/**
+ * A number given on the command line for a profile key, checked against that key's schema so that a flag and the
+ * file take the same range; the message names the flag, the unit, the range and what was given.
+ */
+export function numberFlag(flag: string, value: unknown, path: string[], unit: string): number {
+  const s = schemaAt(path) ?? {};
+  const n = typeof value === 'number' ? value : Number(value);
+  const whole = s.type === 'integer';
+  const ok = Number.isFinite(n) && (!whole || Number.isInteger(n)) && (s.minimum === undefined || n >= s.minimum) && (s.maximum === undefined || n <= s.maximum);
+  if (ok) return n;
+  const range = s.minimum !== undefined && s.maximum !== undefined ? `from ${s.minimum} to ${s.maximum}`
+    : s.minimum !== undefined ? `of at least ${s.minimum}` : s.maximum !== undefined ? `of at most ${s.maximum}` : '';
+  const given = Number.isNaN(n) ? 'something that is not a number' : String(value);
+  throw new UsageError(`${flag} takes ${unit}: ${whole ? 'a whole number' : 'a number'}${range ? ` ${range}` : ''}; got ${given} (profile key ${path.join('.')})`);
+}
+
+/** "unknown field timeout: did you mean `timeoutMs`? (known: …)" */
+function unknownKey(name: string, known: string[], what: string): string {
+  const suggestion = didYouMean(name, known);
+  return `unknown ${what} ${name}${suggestion ? `: did you mean \`${suggestion}\`?` : ''} (known: ${known.join(', ')})`;
+}
+
+/** The line in error with the one before it, numbered, and a caret under the column: what a YAML error points at. */
+export function codeFrame(text: string, line: number, col: number): string {
+  const lines = text.split(/\r?\n/);
+  const width = String(line).length;
+  const numbered = (n: number): string => `${String(n).padStart(width)} | ${lines[n - 1] ?? ''}`;
+  return [
+    ...(line > 1 ? [numbered(line - 1)] : []),
+    numbered(line),
+    `${' '.repeat(width)} | ${' '.repeat(Math.max(0, col - 1))}^`,
+  ].map((l) => `  ${l}`).join('\n');
+}
+
 /** Reads and checks a config file; every problem is reported as file:line: field: message. */
 export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`);
   const counter = new LineCounter();
-  const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: counter });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    throw new UsageError(`${path}:${e?.linePos?.[0]?.line ?? 1}: ${e?.message.split('\n')[0]}`);
+  const text = readFileSync(path, 'utf8');
+  const doc = parseDocument(text, { lineCounter: counter });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const { line = 1, col = 1 } = yamlError.linePos?.[0] ?? {};
+    // yaml's message ends "at line L, column C:" followed by its own frame; ours is the same for every file error.
+    const what = yamlError.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'not valid YAML';
+    const more = doc.errors.length > 1 ? `\n(${doc.errors.length - 1} more YAML error(s) after this one)` : '';
+    throw new UsageError(`${path}:${line}:${col}: not valid YAML: ${what}\n${codeFrame(text, line, col)}${more}`);
   }
   const raw = (doc.toJS() ?? {}) as Record<string, unknown>;
   // A section whose entries are all commented out reads as null: treat it as empty.
   for (const [k, v] of Object.entries(raw)) if (v === null) delete raw[k];
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(JSON.parse(readFileSync(resolvePath(packageRoot, 'src/config/rdx.config.schema.json'), 'utf8')) as object);
+  // A declared key left without a value declares nothing (it would otherwise be compared as null).
+  const declaredMap = raw['declared'];
+  if (declaredMap && typeof declaredMap === 'object') for (const [k, v] of Object.entries(declaredMap)) if (v === null) delete (declaredMap as Record<string, unknown>)[k];
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+  const validate = ajv.compile(readProfileSchema());
   const problems: string[] = [];
   if (!validate(raw)) {
     for (const e of validate.errors ?? []) {
-      const extra = e.keyword === 'additionalProperties' ? `unknown field ${(e.params as { additionalProperty: string }).additionalProperty}` : e.message;
-      problems.push(`${path}:${lineOf(doc.contents, e.instancePath, counter)}: ${e.instancePath || '(file)'}: ${extra}`);
+      if (e.keyword === 'additionalProperties') {
+        const name = (e.params as { additionalProperty: string }).additionalProperty;
+        const at = `${e.instancePath}/${name}`;
+        const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+        problems.push(`${path}:${lineOf(doc.contents, at, counter)}: ${at}: ${unknownKey(name, known, 'field')}`);
+      } else {
+        problems.push(`${path}:${lineOf(doc.contents, e.instancePath, counter)}: ${e.instancePath || '(file)'}: ${e.message ?? 'invalid'}; got ${JSON.stringify(e.data)}`);
+      }
     }
   }
   const keys = new Set(interpretations().map((i) => i.key).filter(Boolean));
   const declared = (raw as { declared?: Record<string, unknown> }).declared ?? {};
   for (const key of Object.keys(declared)) {
     if (!keys.has(key)) {
-      problems.push(`${path}:${lineOf(doc.contents, `/declared/${key}`, counter)}: /declared/${key}: unknown key (known: ${[...keys].join(', ')})`);
+      problems.push(`${path}:${lineOf(doc.contents, `/declared/${key}`, counter)}: /declared/${key}: ${unknownKey(key, [...keys].filter((k): k is string => !!k), 'key')}`);
     }
   }
   if (problems.length) throw new UsageError(`bad config file:\n${problems.join('\n')}`);
@@ -115,6 +183,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     const c = readConfigFile(resolvePath(cwd, file), env) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
+      atsJobOfferIdSource?: AtsJobOfferIdSource;
     };
     profile.source = file;
     Object.assign(profile, {
@@ -124,6 +193,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
       ...(c.credentials?.clientSecret ? { clientSecret: c.credentials.clientSecret } : {}),
       declared: c.declared ?? {},
       fixtures: c.fixtures ?? {},
+      ...(c.atsJobOfferIdSource ? { atsJobOfferIdSource: c.atsJobOfferIdSource } : {}),
       ...(c.seed !== undefined ? { seed: c.seed } : {}),
       ...(c.allowIrreversible !== undefined ? { allowIrreversible: c.allowIrreversible } : {}),
     });

@@ -12,6 +12,10 @@ export interface ConformanceRequest {
   declared: Record<string, unknown>;
   /** A token of the client that has already expired (fixtures.expiredToken). */
   expiredToken: string;
+  /** The {id} of a job offer the simulator seeded (fixtures.atsJobOfferIds). */
+  atsJobOfferIds: string[];
+  /** How the ids of job offers the run creates are learned, where an active variant hides them (atsJobOfferIdSource). */
+  atsJobOfferIdSource?: { command: string } | { file: string } | { url: string };
 }
 
 /** The counts of a run's summary the dashboard shows. */
@@ -25,7 +29,7 @@ export interface ConformanceCounts {
 
 export interface ConformanceOutcome {
   runId: string;
-  summary: ConformanceCounts & { conformant: boolean };
+  summary: ConformanceCounts & { conformant: boolean; verdict: string; unjudgedMust: number };
   cases: CaseResult[];
   /** Writes the report files as `rdx run` does, under a directory of its own in root; returns that directory. */
   writeReports(root: string): string;

@@ -13,6 +13,8 @@ export interface EmbeddedTarget {
   readonly baseUrl: string;
   /** A bearer token of the client that has already expired, so the expiry case runs without waiting. */
   expiredToken(): string | Promise<string>;
+  /** The {id} of an ATS job offer the target holds, so the case that reads one runs (fixtures.atsJobOfferIds). */
+  atsJobOfferFixtureIds?(): string[];
   close(): Promise<void>;
 }
 

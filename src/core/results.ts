@@ -31,7 +31,9 @@ export interface Exchange {
 export type TransportErrorKind =
   | 'timeout' | 'connection-refused' | 'connection-reset' | 'dns' | 'tls' | 'too-large' | 'protocol' | 'other'
   /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
-  | 'foreign-origin';
+  | 'foreign-origin'
+  /** Cut off or never sent because the run was stopped (--deadline, SIGINT, SIGTERM). */
+  | 'stopped';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {
@@ -72,12 +74,20 @@ export interface CaseResult {
    */
   verdict: Verdict;
   reason?: string;
+  /** A skip: what would let the case run (a flag, a profile key, a fixture, or the failed case it waits for). */
+  unlock?: Unlock;
   assertions: Assertion[];
   observations: Observation[];
   exchanges: Exchange[];
   durationMs: number;
   /** Known failure from a baseline file: reported, but not counted against the exit code. */
   baseline?: { reason: string; expires?: string };
+}
+
+/** What lets an unjudged case run: `unlock` names it (--allow-irreversible, fixtures.atsJobOfferIds, …), `how` says what to do. */
+export interface Unlock {
+  unlock: string;
+  how: string;
 }
 
 export type Tier = 'read-only' | 'reversible' | 'irreversible';

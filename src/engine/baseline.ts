@@ -1,5 +1,6 @@
 // Known failures: a baseline lists case ids with a reason (and an optional expiry). They are reported but do not
-// fail the run; an unexpected pass is reported; an entry naming no case is an error, so baselines cannot rot.
+// fail the run (its verdict is KNOWN_FAILURES, never CONFORMANT); an unexpected pass is reported; an entry naming
+// no case, or still carrying the generated "TODO" reason, is an error, so baselines cannot rot or be rubber-stamped.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify } from 'yaml';
 import { UsageError } from '../errors.js';
@@ -19,6 +20,10 @@ export interface BaselineOutcome {
   expired: string[];
 }
 
+/** The reason --update-baseline writes for a new entry; a baseline still carrying it excuses nothing. */
+export const PLACEHOLDER = 'TODO';
+const isPlaceholder = (reason: string): boolean => reason.trim().toUpperCase().startsWith(PLACEHOLDER);
+
 export function readBaseline(file: string, knownIds: Set<string>): BaselineEntry[] {
   if (!existsSync(file)) throw new UsageError(`baseline ${file} does not exist (write one with --update-baseline)`);
   let doc: unknown;
@@ -35,6 +40,9 @@ export function readBaseline(file: string, knownIds: Set<string>): BaselineEntry
     if (typeof e.id !== 'string') problems.push(`knownFailures[${i}].id: missing`);
     else if (!knownIds.has(e.id)) problems.push(`knownFailures[${i}].id: no case ${e.id} (stale entry: remove it)`);
     if (typeof e.reason !== 'string' || e.reason.trim() === '') problems.push(`knownFailures[${i}].reason: missing (say why it is known to fail)`);
+    else if (isPlaceholder(e.reason)) {
+      problems.push(`knownFailures[${i}].reason${typeof e.id === 'string' ? ` (${e.id})` : ''}: still the generated placeholder "${e.reason.slice(0, 40)}…": write why it is known to fail`);
+    }
     if (e.expires !== undefined && Number.isNaN(Date.parse(String(e.expires)))) problems.push(`knownFailures[${i}].expires: not a date`);
     return { id: String(e.id), reason: String(e.reason), ...(e.expires !== undefined ? { expires: String(e.expires) } : {}) };
   });
@@ -71,7 +79,7 @@ export function writeBaseline(file: string, results: CaseResult[], previous: Bas
     const first = r.assertions.find((a) => !a.passed);
     return {
       id: r.id,
-      reason: old?.reason ?? `TODO: why is this known to fail? (${first ? `${first.clause}: ${first.message}` : r.reason ?? r.verdict})`,
+      reason: old?.reason ?? `${PLACEHOLDER}: why is this known to fail? (${first ? `${first.clause}: ${first.message}` : r.reason ?? r.verdict})`,
       ...(old?.expires ? { expires: old.expires } : {}),
     };
   });

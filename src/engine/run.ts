@@ -12,15 +12,19 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import type { CaseResult, Observation, ResidueEntry } from '../core/results.js';
+import { verdictOf, type CaseResult, type Observation, type ResidueEntry } from '../core/results.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
+import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
+import { decideVerdict, toCompleteList, unlockOf, type FailOn, type NotRun, type RunVerdict, type ToComplete } from './verdict.js';
 import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
 import { latencyOf, type Latency } from './latency.js';
 
 export interface RunOptions {
   profile: Profile;
+  /** "should": SHOULD warnings fail the run too (--fail-on should). */
+  failOn?: FailOn;
   filters?: CaseFilters;
   /** A mocha reporter name ("spec", "dot", "json", …), a reporter class (the CLI's default console), or "none". */
   reporter?: string | Mocha.ReporterConstructor;
@@ -37,7 +41,14 @@ export interface RunOptions {
    * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
    */
   simulator?: StartEmbeddedTarget;
+  /** Whole-run time limit in ms (rdx run --deadline): cases not finished by then are "not run (deadline)". */
+  deadlineMs?: number;
+  /** Aborted on SIGINT or SIGTERM: the cases left are "not run (interrupted)", and the report is still made. */
+  interrupt?: AbortSignal;
 }
+
+/** Why a run stopped before its last case: the reason of every case it did not run starts "not run (<reason>)". */
+export type StopReason = 'deadline' | 'interrupted';
 
 export interface InterpretationProfile {
   id: string;
@@ -60,6 +71,8 @@ export interface RunReport {
     runTag: string;
     target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
+    /** Present when the run was stopped early: the report holds every case, those not run as skip. */
+    stopped?: { reason: StopReason; at: string; notRun: number };
   };
   summary: Summary;
   cases: CaseResult[];
@@ -76,7 +89,19 @@ export interface Summary {
   byLevel: Record<string, Record<string, number>>;
   mustFailures: number;
   errors: number;
+  /** The run's verdict (src/engine/verdict.ts): CONFORMANT only when every MUST case was judged and passed. */
+  verdict: RunVerdict;
+  /** True only for CONFORMANT. */
   conformant: boolean;
+  /** MUST cases not judged: skipped, or meant to run and left out (filters, a missing shard, --bail). */
+  unjudgedMust: number;
+  /** "To complete this certification": what lets each unjudged MUST case run. */
+  toComplete: ToComplete[];
+  /** Failed SHOULD assertions' cases (warn), baseline entries aside. */
+  shouldWarnings: number;
+  /** Failed cases excused by the baseline. */
+  knownFailures: number;
+  failOn: FailOn;
 }
 
 export interface RunOutcome {
@@ -90,6 +115,18 @@ export function newRunId(now = new Date()): string {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
+  // One switch for both ways a run is stopped early; its reason says which came first.
+  const halt = new AbortController();
+  let stoppedAt: Date | undefined;
+  const stop = (reason: StopReason): void => {
+    if (halt.signal.aborted) return;
+    stoppedAt = new Date();
+    halt.abort(reason);
+  };
+  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stop('deadline'), options.deadlineMs);
+  const onInterrupt = (): void => stop('interrupted');
+  if (options.interrupt?.aborted) onInterrupt();
+  options.interrupt?.addEventListener('abort', onInterrupt);
   let all: CaseDef[];
   try {
     all = loadSuites(options.suiteFiles);
@@ -114,10 +151,19 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const sim = await options.simulator({ seed: profile.seed, clientId, clientSecret });
     target = sim.baseUrl;
     closeSimulator = () => sim.close();
-    // The simulator can mint a token that has already expired, so the expiry case runs without waiting an hour.
-    if (!profile.fixtures.expiredToken) profile.fixtures = { ...profile.fixtures, expiredToken: await sim.expiredToken() };
+    // The run against the bundled simulator is complete: the simulator mints a token that has already expired (so
+    // the expiry case runs without waiting an hour), names a job offer it seeded, and is thrown away after the run,
+    // so the irreversible tier runs too.
+    profile.fixtures = {
+      ...profile.fixtures,
+      ...(!profile.fixtures.expiredToken ? { expiredToken: await sim.expiredToken() } : {}),
+      ...(!profile.fixtures.atsJobOfferIds?.length && sim.atsJobOfferFixtureIds ? { atsJobOfferIds: sim.atsJobOfferFixtureIds() } : {}),
+    };
+    profile.allowIrreversible = true;
   }
   const baseUrl = target;
+  const idSourceProblemText = idSourceProblem(profile.atsJobOfferIdSource, baseUrl);
+  if (idSourceProblemText) throw new UsageError(`atsJobOfferIdSource: ${idSourceProblemText}`);
   if (!clientId || !clientSecret) {
     throw new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file');
   }
@@ -132,6 +178,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     timeoutMs: profile.http.timeoutMs,
     maxResponseBytes: profile.http.maxResponseBytes,
     retries: profile.http.retries,
+    halt: halt.signal,
     insecure: profile.http.insecure,
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
@@ -145,21 +192,25 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       await tokens.token();
     } catch (error) {
       const ex = error instanceof TokenError ? error.exchange : undefined;
-      throw new UnreachableError(ex?.transportError
+      // Stopped before the first case: that says nothing of the target, and every case is reported as not run.
+      if (!halt.signal.aborted) throw new UnreachableError(ex?.transportError
         ? `cannot reach the target: ${secrets.scrub((error as Error).message)}`
         : `no token could be obtained: ${secrets.scrub((error as Error).message)}`);
     }
+    const jobOfferIds = profile.atsJobOfferIdSource
+      ? new JobOfferIds(profile.atsJobOfferIdSource, { baseUrl, http, token: () => tokens.token() })
+      : undefined;
     const { createFaker, factories } = await loadFactories();
     const runTag = `rdx${randomBytes(3).toString('hex')}`;
     let counter = 0;
     const anchor = new Date(Date.UTC(startedAt.getUTCFullYear(), startedAt.getUTCMonth(), startedAt.getUTCDate()));
     const gen: GenerationContext = {
       faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), anchor,
-      jobOfferId: (reference) => reference,
+      jobOfferId: (reference) => jobOfferIds?.get(reference) ?? reference,
       dateFilterFormat: profile.declared['dateFilterFormat'] === 'date-time' ? 'date-time' : 'date',
     };
     const runner = new Runner({
-      profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret },
+      profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret }, ...(jobOfferIds ? { jobOfferIds } : {}),
       expiredToken: () => expiredToken(profile, http, tokenUrl, credentials, secrets),
     });
 
@@ -168,9 +219,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const o = applyBaseline([r], baseline);
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
-    }, (text) => secrets.scrub(text));
+    }, (text) => secrets.scrub(text), halt.signal);
 
     const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
+    const notRun = [
+      ...leftOut(all, plan.cases, options.filters ?? {}),
+      // --bail stops the run at the first failure: what it never reached was not judged.
+      ...plan.cases.filter((c) => c.level === 'MUST' && !runner.results.has(c.id))
+        .map((c) => ({ id: c.id, unlock: { unlock: 'without --bail', how: 'run without --bail: the run stopped at the first failing case' } })),
+    ];
     const finishedAt = new Date();
     const report: RunReport = {
       format: 'rdx-report/1',
@@ -184,9 +241,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         seed: profile.seed,
         runTag,
         target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
-        options: JSON.parse(secrets.scrub(JSON.stringify({ profile: redactedProfile(profile), filters: options.filters ?? {} }))) as Record<string, unknown>,
+        options: JSON.parse(secrets.scrub(JSON.stringify({
+          profile: redactedProfile(profile), filters: options.filters ?? {}, failOn: options.failOn ?? 'must',
+        }))) as Record<string, unknown>,
+        ...(stoppedAt ? { stopped: { reason: halt.signal.reason as StopReason, at: stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } } : {}),
       },
-      summary: summarise(cases),
+      summary: summarise(cases, { failOn: options.failOn ?? 'must', notRun }),
       cases,
       latency: latencyOf(cases, baseUrl, tokenUrl),
       implementationProfile: implementationProfile(cases, profile),
@@ -195,10 +255,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
     return { report, exitCode: exitCodeOf(report.summary) };
   } finally {
+    clearTimeout(deadline);
+    options.interrupt?.removeEventListener('abort', onInterrupt);
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
 }
+
+/** A case the run did not get to (or could not finish) because it was stopped: unjudged, never a pass. */
+export const stoppedBeforeRun = (c: CaseResult): boolean => c.verdict === 'skip' && /^not run \((deadline|interrupted)\)/.test(c.reason ?? '');
 
 function originsOf(...urls: string[]): string[] {
   return urls.map((url) => {
@@ -239,7 +304,38 @@ async function expiredToken(profile: Profile, http: HttpClient, tokenUrl: string
   return body.access_token;
 }
 
-export function summarise(cases: CaseResult[]): Summary {
+/**
+ * The MUST cases of the suites that the filters left out of this run: a filtered run certifies only its part. A
+ * case outside this shard but inside the other filters is unlocked by its own shard (rdx report merges them).
+ */
+export function leftOut(all: CaseDef[], ran: CaseDef[], filters: CaseFilters): NotRun[] {
+  const { shard, ...rest } = filters;
+  if (!Object.values(rest).some((v) => v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) && !shard) return [];
+  const inRun = new Set(ran.map((c) => c.id));
+  const unfiltered = new Set(planCases(all, {}).cases.map((c) => c.id));
+  const wanted = shard ? planCases(all, rest).cases : [];
+  const shardOf = new Map<string, number>();
+  if (shard) {
+    for (let i = 1; i <= shard.count; i++) {
+      for (const c of planCases(all, { ...rest, shard: { index: i, count: shard.count } }).cases) if (!shardOf.has(c.id)) shardOf.set(c.id, i);
+    }
+  }
+  const inWanted = new Set(wanted.map((c) => c.id));
+  return all.filter((c) => c.level === 'MUST' && unfiltered.has(c.id) && !inRun.has(c.id)).map((c) => {
+    const i = shardOf.get(c.id);
+    if (shard && inWanted.has(c.id) && i !== undefined) {
+      return { id: c.id, unlock: { unlock: `--shard ${i}/${shard.count}`, how: `run shard ${i}/${shard.count} too and merge the reports with rdx report` } };
+    }
+    return { id: c.id, unlock: { unlock: 'without filters', how: 'run without --tag, --level, --endpoint, --clause, --grep or --read-only: they left these cases out' } };
+  });
+}
+
+/**
+ * Counts and the verdict of a set of results. `notRun` are MUST cases the run was meant to judge but never ran
+ * (filters, a missing shard, --bail): they count as unjudged like skips do.
+ */
+export function summarise(cases: CaseResult[], options: { failOn?: FailOn; notRun?: NotRun[] } = {}): Summary {
+  const failOn = options.failOn ?? 'must';
   const byVerdict: Record<string, number> = {};
   const byLevel: Record<string, Record<string, number>> = {};
   for (const c of cases) {
@@ -250,11 +346,31 @@ export function summarise(cases: CaseResult[]): Summary {
   }
   const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
   const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
-  return { total: cases.length, byVerdict, byLevel, mustFailures, errors, conformant: mustFailures === 0 && errors === 0 };
+  const shouldWarnings = cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
+  // An excused warning matters only where warnings fail the run.
+  const knownFailures = cases.filter((c) => c.baseline && (c.verdict !== 'warn' || failOn === 'should')).length;
+  // A case counts once: by its own skip when it ran, else by the first reason given for leaving it out.
+  const seen = new Set(cases.map((c) => c.id));
+  const unjudged: NotRun[] = cases.filter((c) => c.level === 'MUST' && c.verdict === 'skip').map((c) => ({ id: c.id, unlock: unlockOf(c) }));
+  for (const n of options.notRun ?? []) {
+    if (seen.has(n.id)) continue;
+    seen.add(n.id);
+    unjudged.push(n);
+  }
+  const inputs = { mustFailures, errors, shouldWarnings, knownFailures, unjudgedMust: unjudged.length, failOn };
+  const verdict = decideVerdict(inputs);
+  return {
+    total: cases.length, byVerdict, byLevel, ...inputs, verdict, conformant: verdict === 'CONFORMANT', toComplete: toCompleteList(unjudged),
+  };
 }
 
-export function exitCodeOf(summary: Summary): number {
-  return summary.conformant ? EXIT.OK : EXIT.MUST_FAILED;
+/** 0 CONFORMANT or KNOWN_FAILURES, 1 NOT_CONFORMANT, 4 INCOMPLETE (0 with --allow-incomplete). */
+export function exitCodeOf(summary: Pick<Summary, 'verdict'>, allowIncomplete = false): number {
+  switch (summary.verdict) {
+    case 'NOT_CONFORMANT': return EXIT.MUST_FAILED;
+    case 'INCOMPLETE': return allowIncomplete ? EXIT.OK : EXIT.INCOMPLETE;
+    default: return EXIT.OK;
+  }
 }
 
 function implementationProfile(cases: CaseResult[], profile: Profile): InterpretationProfile[] {
@@ -268,12 +384,20 @@ function implementationProfile(cases: CaseResult[], profile: Profile): Interpret
   }));
 }
 
+/** The result of a case the run did not get to. */
+function unrunCase(c: CaseDef, reason: string): CaseResult {
+  return {
+    id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+    file: `${c.file}:${c.line}`, verdict: 'skip', reason: `not run (${reason})`, assertions: [], observations: [], exchanges: [], durationMs: 0,
+  };
+}
+
 /** A mocha test of a case, carrying the case's result for reporters that show more than pass/fail (src/reporters/console.ts). */
 export type JudgedTest = Mocha.Test & { rdx?: CaseResult };
 
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
 async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,
-  scrub: (text: string) => string): Promise<void> {
+  scrub: (text: string) => string, halt: AbortSignal): Promise<void> {
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0 });
   // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
@@ -301,7 +425,15 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       let r: CaseResult;
       let crash: unknown;
       try {
-        r = await runner.runCase(c);
+        r = halt.aborted ? unrunCase(c, String(halt.reason)) : await runner.runCase(c);
+        // Stopped while it ran: what it judged before the stop stands (a failure stays a failure); a case with no
+        // failure yet is unjudged, not passed, and its cut-off requests are no error of the target's.
+        if (halt.aborted && (r.verdict === 'error' || r.verdict === 'skip') && /the run was stopped/.test(r.reason ?? '')) {
+          r = r.assertions.some((a) => !a.passed)
+            ? { ...r, verdict: verdictOf(c.level, r.assertions), reason: `stopped (${String(halt.reason)}) before it finished; judged on what it saw` }
+            : { ...r, verdict: 'skip', reason: `not run (${String(halt.reason)}): stopped while it ran` };
+        }
+        runner.results.set(c.id, r);
       } catch (error) {
         crash = error;
         // A case the harness itself failed on is an error in the report: left out, the run could read conformant.

@@ -39,7 +39,7 @@ export interface StepDef {
   listEncoding?: string;
   expect?: ExpectDef | ExpectDef[];
   capture?: Record<string, string>;
-  observe?: Record<string, string | { from?: string; includes?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
+  observe?: Record<string, string | { from?: string; includes?: unknown; equals?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
 }
 
 export interface CaseDef {

@@ -69,10 +69,7 @@ export class TokenProvider {
     const body = res?.json as Record<string, unknown> | undefined;
     const token = body?.['access_token'];
     if (!res || res.status >= 300 || typeof token !== 'string' || token.length === 0) {
-      throw new TokenError(
-        `the token endpoint ${this.tokenUrl} gave no access_token (status ${res?.status ?? 'none'}); check the client id and secret`,
-        exchange,
-      );
+      throw new TokenError(tokenFailure(this.tokenUrl, res?.status, res?.json !== undefined), exchange);
     }
     this.secrets.add(token);
     const expiresIn = typeof body?.['expires_in'] === 'number' ? (body['expires_in'] as number) : 3600;
@@ -81,4 +78,26 @@ export class TokenProvider {
     this.cached = { token, expiresAt: Date.now() + lifetime - Math.min(lifetime * 0.1, 30_000) };
     return token;
   }
+}
+
+/**
+ * Why no token came back, in words that point at the fix: a wrong URL (nothing answers there as a token endpoint)
+ * is a different mistake from wrong credentials, and the user fixes it with another flag.
+ */
+export function tokenFailure(tokenUrl: string, status: number | undefined, json: boolean): string {
+  const urlHint = 'check --base-url (the token endpoint is <base-url>/oauth2/token) or name it with --token-url';
+  const why = ((): string => {
+    if (status === undefined) return `no answer; ${urlHint}`;
+    if (status === 404 || status === 405 || status === 410 || status === 501) {
+      return `no token endpoint answered at that URL (status ${status}); ${urlHint}`;
+    }
+    if (status === 401 || status === 403 || (status === 400 && json)) {
+      return `the credentials were refused (status ${status}); check the client id and secret (--client-id, RDX_CLIENT_ID, RDX_CLIENT_SECRET)`;
+    }
+    if (status >= 500) return `the server failed (status ${status}); try again later, or ${urlHint}`;
+    if (!json) return `status ${status} with a body that is not JSON, so probably not a token endpoint; ${urlHint}`;
+    if (status < 300) return `status ${status}, but its JSON carries no access_token`;
+    return `status ${status}; ${urlHint}, and the client id and secret`;
+  })();
+  return `the token endpoint ${tokenUrl} gave no access_token: ${why}`;
 }

@@ -23,6 +23,8 @@ export interface HttpOptions {
   proxy?: string;
   /** Extra attempts on transport errors only (never on an HTTP answer, however bad). */
   retries?: number;
+  /** Aborted when the run is stopped (deadline or signal): requests under way end at once, and none is sent after. */
+  halt?: AbortSignal;
 }
 
 export interface OutgoingRequest {
@@ -63,11 +65,12 @@ export class HttpClient {
   /** Sends one request and records the exchange; retries only when no HTTP answer came back. */
   async send(step: string, req: OutgoingRequest): Promise<Exchange> {
     if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
+    if (this.options.halt?.aborted) return stopped(step, req, this.options.halt);
     const attempts = 1 + Math.max(0, this.options.retries ?? 0);
     let exchange: Exchange | undefined;
     for (let i = 0; i < attempts; i++) {
       exchange = await this.sendOnce(step, req);
-      if (!exchange.transportError) break;
+      if (!exchange.transportError || this.options.halt?.aborted) break;
     }
     return exchange as Exchange;
   }
@@ -84,7 +87,8 @@ export class HttpClient {
       startedAt,
       elapsedMs: 0,
     };
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = this.options.halt ? AbortSignal.any([timeout, this.options.halt]) : timeout;
     try {
       const res = await request(url, {
         method: req.method as Dispatcher.HttpMethod,
@@ -102,7 +106,9 @@ export class HttpClient {
       if ('json' in parsed) recorded.response.json = parsed.json;
       else if (parsed.problem) recorded.response.bodyProblem = parsed.problem;
     } catch (error) {
-      recorded.transportError = classify(error, this.options.timeoutMs);
+      recorded.transportError = this.options.halt?.aborted
+        ? { kind: 'stopped', message: `no complete answer: the run was stopped (${String(this.options.halt.reason)})` }
+        : classify(error, this.options.timeoutMs);
     }
     recorded.elapsedMs = Math.round((performance.now() - started) * 10) / 10;
     return recorded;
@@ -137,6 +143,17 @@ function foreign(step: string, req: OutgoingRequest, origins: string[]): Exchang
     step,
     request: { method: req.method, url: req.url, headers: {} },
     transportError: { kind: 'foreign-origin', message: `not sent: ${req.url} is outside the target's origin (${origins.join(', ')})` },
+    startedAt: new Date().toISOString(),
+    elapsedMs: 0,
+  };
+}
+
+/** The exchange of a request not sent because the run was stopped. */
+function stopped(step: string, req: OutgoingRequest, halt: AbortSignal): Exchange {
+  return {
+    step,
+    request: { method: req.method, url: req.url, headers: {} },
+    transportError: { kind: 'stopped', message: `not sent: the run was stopped (${String(halt.reason)})` },
     startedAt: new Date().toISOString(),
     elapsedMs: 0,
   };

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Report } from './merge.js';
+import type { RunVerdict } from '../engine/verdict.js';
 import { tarPack, tarUnpack, TarError, type TarEntry } from './tar.js';
 
 export const MANIFEST = 'manifest.json';
@@ -14,7 +15,8 @@ export interface Manifest {
   format: 'rdx-bundle/1';
   harness: { name: string; version: string };
   spec: { hash: string };
-  run: { id: string; target: string; conformant: boolean };
+  /** The run's verdict; conformant is true only for CONFORMANT. */
+  run: { id: string; target: string; conformant: boolean; verdict: RunVerdict; unjudgedMust: number };
   createdAt: string;
   files: { name: string; bytes: number; sha256: string }[];
 }
@@ -27,7 +29,10 @@ export function bundleEntries(report: Report, files: TarEntry[], createdAt: Date
     format: 'rdx-bundle/1',
     harness: { name: report.harness.name, version: report.harness.version },
     spec: { hash: report.spec.hash },
-    run: { id: report.run.id, target: report.run.target.baseUrl, conformant: report.summary.conformant },
+    run: {
+      id: report.run.id, target: report.run.target.baseUrl, conformant: report.summary.conformant,
+      verdict: report.summary.verdict, unjudgedMust: report.summary.unjudgedMust,
+    },
     createdAt: createdAt.toISOString(),
     files: files.map((f) => ({ name: f.name, bytes: f.data.length, sha256: sha256Hex(f.data) })),
   };
@@ -83,6 +88,9 @@ export function verifyBundle(archive: Buffer): Verification {
       const r = JSON.parse(report.data.toString('utf8')) as Partial<Report>;
       if (r.spec?.hash !== manifest.spec.hash) problems.push(`report.json: spec hash ${String(r.spec?.hash)} differs from the manifest's ${manifest.spec.hash}`);
       if (r.harness?.version !== manifest.harness.version) problems.push(`report.json: harness ${String(r.harness?.version)} differs from the manifest's ${manifest.harness.version}`);
+      // A manifest cannot vouch for a better verdict than the report it lists.
+      if (manifest.run.verdict !== undefined && r.summary?.verdict !== manifest.run.verdict) problems.push(`report.json: verdict ${String(r.summary?.verdict)} differs from the manifest's ${manifest.run.verdict}`);
+      if (r.summary && manifest.run.conformant !== r.summary.conformant) problems.push(`report.json: conformant ${String(r.summary.conformant)} differs from the manifest's ${String(manifest.run.conformant)}`);
     } catch {
       problems.push('report.json: not JSON');
     }

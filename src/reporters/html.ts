@@ -8,6 +8,7 @@ import { clauses, interpretations, operations, specHash, type Clause, type Inter
 import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { VERDICT_RANK, type Report } from './merge.js';
+import { VERDICT_WORDS } from '../engine/verdict.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
 const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
@@ -84,7 +85,7 @@ export function htmlReport(report: Report): string {
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
   const s = report.summary;
-  const title = `${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'} · ${report.run.target.baseUrl} · rdx-conformance report`;
+  const title = `${VERDICT_WORDS[s.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${sha256(STYLE)}'`,
@@ -136,13 +137,16 @@ function sha256(text: string): string {
 
 function header(report: Report): string {
   const s = report.summary;
-  const v = s.conformant ? 'pass' : 'fail';
+  const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[s.verdict];
   const should = report.cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
   const why = [
     plural(s.mustFailures, 'MUST failure'),
     plural(s.errors, 'error'),
-    plural(should, 'SHOULD warning'),
+    `${plural(should, 'SHOULD warning')}${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}`,
     ...(s.byVerdict['known-failure'] ? [plural(s.byVerdict['known-failure'], 'known failure')] : []),
+    // The full "To complete this certification" list is in report.json (summary.toComplete).
+    ...(s.unjudgedMust ? [`${plural(s.unjudgedMust, 'MUST case')} not judged: ${s.toComplete.map((t) => t.unlock).join(', ')} would unlock them`] : []),
+    ...(report.missingShards?.length ? [`missing shard(s) ${report.missingShards.join(', ')}`] : []),
   ].join(' · ');
   const run = report.run;
   const fact = (dt: string, dd: string): string => `<div><dt>${esc(dt)}</dt><dd>${dd}</dd></div>`;
@@ -169,7 +173,7 @@ function header(report: Report): string {
   }
   return `<header>
 <h1>RDX conformance report</h1>
-<div class="verdict v-${v}"><div class="verdict-word">${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}</div><div class="verdict-why">${esc(why)}</div></div>
+<div class="verdict v-${v}"><div class="verdict-word">${esc(VERDICT_WORDS[s.verdict])}</div><div class="verdict-why">${esc(why)}</div></div>
 <dl class="facts">${facts.join('')}</dl>
 ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 ${countsTable(report)}

@@ -1,6 +1,7 @@
 // JUnit XML: one testsuite per suite file, one testcase per case; a failure's message names the clause.
 import type { RunReport } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
+import { VERDICT_WORDS } from '../engine/verdict.js';
 
 const escape = (s: string): string =>
   s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)
@@ -45,11 +46,36 @@ export function junitXml(report: RunReport): string {
     '  </testsuite>',
   ].join('\n'));
   const all = report.cases;
+  const incomplete = report.summary.verdict === 'INCOMPLETE' ? 1 : 0;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="rdx-conformance ${escape(report.harness.version)} against ${escape(report.run.target.baseUrl)}" tests="${all.length}" failures="${count(all, isFailure)}" errors="${count(all, (c) => c.verdict === 'error')}" skipped="${count(all, isSkipped)}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="rdx-conformance ${escape(report.harness.version)} against ${escape(report.run.target.baseUrl)}" tests="${all.length + 1}" failures="${count(all, isFailure) + incomplete}" errors="${count(all, (c) => c.verdict === 'error')}" skipped="${count(all, isSkipped)}" time="${(report.run.durationMs / 1000).toFixed(3)}">`,
+    verdictSuite(report),
     ...suites,
     '</testsuites>',
     '',
+  ].join('\n');
+}
+
+/**
+ * The run's verdict as a suite of its own: properties for tools, and one test case that fails when the run is
+ * INCOMPLETE, listing what would complete it (a CI page must not show an incomplete run green).
+ */
+function verdictSuite(report: RunReport): string {
+  const s = report.summary;
+  const props = [
+    ['verdict', s.verdict], ['conformant', String(s.conformant)], ['unjudgedMust', String(s.unjudgedMust)], ['failOn', s.failOn],
+    ...s.toComplete.map((t, i) => [`toComplete.${i}`, `${t.unlock}: ${t.how} (${t.cases.join(', ')})`]),
+  ].map(([k, v]) => `      <property name="${escape(k ?? '')}" value="${escape(v ?? '')}"/>`);
+  const open = `    <testcase classname="rdx-conformance" name="${escape(`verdict: ${VERDICT_WORDS[s.verdict]}`)}" time="0.000"`;
+  const detail = s.toComplete.map((t) => `${t.unlock}: ${t.how}\n  ${t.cases.join(', ')}`).join('\n');
+  const testcase = s.verdict === 'INCOMPLETE'
+    ? `${open}>\n      <failure type="INCOMPLETE" message="${escape(`${s.unjudgedMust} MUST case(s) not judged; to complete this certification:`)}">${escape(detail)}</failure>\n    </testcase>`
+    : `${open}/>`;
+  return [
+    `  <testsuite name="rdx-conformance verdict" tests="1" failures="${s.verdict === 'INCOMPLETE' ? 1 : 0}" errors="0" skipped="0" time="0.000">`,
+    '    <properties>', ...props, '    </properties>',
+    testcase,
+    '  </testsuite>',
   ].join('\n');
 }

@@ -4,6 +4,9 @@ import { UsageError } from '../errors.js';
 import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
 import type { CaseResult, Verdict } from '../core/results.js';
 import { latencyOf } from '../engine/latency.js';
+import { planCases, type CaseFilters } from '../engine/plan.js';
+import { loadSuites } from '../engine/suite.js';
+import type { FailOn, NotRun } from '../engine/verdict.js';
 
 /** A report made of several: which runs it came from (the run fields of the merged report are the first's). */
 export interface MergedFrom {
@@ -16,7 +19,8 @@ export interface MergedFrom {
   shard?: string;
 }
 
-export type Report = RunReport & { mergedFrom?: MergedFrom[] };
+/** missingShards: the shards of the run that were not given to the merge ("3/3"); their MUST cases are unjudged. */
+export type Report = RunReport & { mergedFrom?: MergedFrom[]; missingShards?: string[] };
 
 const VERDICTS: Verdict[] = ['pass', 'fail', 'warn', 'observed', 'skip', 'error'];
 
@@ -85,7 +89,8 @@ const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' 
 export function mergeReports(reports: { file: string; report: Report }[]): Report {
   const [first, ...rest] = reports;
   if (!first) throw new UsageError('no report to merge');
-  if (rest.length === 0) return first.report;
+  // A report written before the run verdict existed gets one, from its own cases.
+  if (rest.length === 0) return first.report.summary.verdict ? first.report : { ...first.report, summary: summaryOf(first.report.cases, { failOn: failOnOf(first.report) }) };
   const base = first.report;
   const runs = new Map<string, string>();
   for (const { file, report } of reports) {
@@ -120,6 +125,23 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const { shard: _shard, ...filters } = (base.run.options['filters'] ?? {}) as Record<string, unknown>;
   const baselines = reports.map((r) => r.report.baseline).filter((b): b is NonNullable<RunReport['baseline']> => !!b);
   const union = (lists: string[][]): string[] => [...new Set(lists.flat())];
+  const from = reports.flatMap(({ file, report }) => report.mergedFrom ?? [{
+    file,
+    runId: report.run.id,
+    runTag: report.run.runTag,
+    seed: report.run.seed,
+    startedAt: report.run.startedAt,
+    cases: report.cases.length,
+    ...(shardOf(report) ? { shard: shardOf(report) } : {}),
+  }]);
+  const missingShards = missing(from);
+  // What each run knew it left out (other shards, filters) stays unjudged unless another run judged it; the
+  // cases of a missing shard are found by planning it, so an older report's shards count too.
+  const notRun: NotRun[] = [
+    ...(missingShards.length ? casesOfShards(missingShards, filters) : []),
+    ...reports.flatMap(({ report }) => (report.summary.toComplete ?? [])
+      .flatMap((t) => t.cases.map((id) => ({ id, unlock: { unlock: t.unlock, how: t.how } })))),
+  ];
 
   return {
     ...base,
@@ -130,7 +152,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       durationMs: Date.parse(finished) - Date.parse(started),
       options: { ...base.run.options, filters },
     },
-    summary: summaryOf(merged),
+    summary: summaryOf(merged, { failOn: failOnOf(base), notRun }),
     cases: merged,
     // Timed again over the merged cases: percentiles of shards cannot be combined from their summaries.
     latency: latencyOf(merged, base.run.target.baseUrl, (base.run.options['profile'] as { tokenUrl?: string } | undefined)?.tokenUrl),
@@ -146,16 +168,31 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
         expired: union(baselines.map((b) => b.expired)),
       },
     } : {}),
-    mergedFrom: reports.flatMap(({ file, report }) => report.mergedFrom ?? [{
-      file,
-      runId: report.run.id,
-      runTag: report.run.runTag,
-      seed: report.run.seed,
-      startedAt: report.run.startedAt,
-      cases: report.cases.length,
-      ...(shardOf(report) ? { shard: shardOf(report) } : {}),
-    }]),
+    mergedFrom: from,
+    ...(missingShards.length ? { missingShards } : {}),
   };
+}
+
+const failOnOf = (report: RunReport): FailOn => (report.summary.failOn ?? report.run.options['failOn']) === 'should' ? 'should' : 'must';
+
+/** The shards "i/n" of a sharded run that none of the merged reports is. */
+function missing(from: MergedFrom[]): string[] {
+  const shards = from.map((m) => m.shard).filter((s): s is string => !!s);
+  const counts = new Set(shards.map((s) => s.split('/')[1]));
+  if (counts.size !== 1) return [];
+  const count = Number([...counts][0]);
+  const have = new Set(shards);
+  return Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((s) => !have.has(s));
+}
+
+/** The MUST cases of the given shards of the run's filters, unlocked by running that shard. */
+function casesOfShards(shards: string[], filters: Record<string, unknown>): NotRun[] {
+  const all = loadSuites();
+  return shards.flatMap((label) => {
+    const [index, count] = label.split('/').map(Number) as [number, number];
+    return planCases(all, { ...(filters as CaseFilters), shard: { index, count } }).cases.filter((c) => c.level === 'MUST')
+      .map((c) => ({ id: c.id, unlock: { unlock: `--shard ${label}`, how: `shard ${label} is missing: run it and merge its report.json too` } }));
+  });
 }
 
 function shardOf(report: RunReport): string | undefined {

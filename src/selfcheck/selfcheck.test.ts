@@ -7,12 +7,12 @@ import {
   KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, formatTable, personasMarkdown, plannedRuns, problemsOf, runPersona, score, type PersonaRun,
 } from './index.js';
 
-describe('README "See it fail"', () => {
+describe('docs/personas.md', () => {
   it('lists exactly the personas there are, with their own descriptions', () => {
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+    const readme = readFileSync(join(packageRoot, 'docs', 'personas.md'), 'utf8');
     const start = readme.indexOf(PERSONAS_BEGIN);
     const end = readme.indexOf(PERSONAS_END);
-    expect(start, 'README.md has no generated persona list').to.be.at.least(0);
+    expect(start, 'docs/personas.md has no generated persona list').to.be.at.least(0);
     expect(readme.slice(start, end + PERSONAS_END.length), 'regenerate with node dist/src/selfcheck/index.js --personas-markdown')
       .to.equal(personasMarkdown());
   });

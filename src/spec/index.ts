@@ -32,7 +32,8 @@ export interface Interpretation {
   id: string;
   quote: string;
   question: string;
-  simulator: { default: unknown; text: string };
+  /** `declared`: the simulator's behaviour in the vocabulary of `values`, where `default` is in the simulator's own. */
+  simulator: { default: unknown; declared?: unknown; text: string };
   harness: string;
   key: string | null;
   values?: unknown;
@@ -256,7 +257,8 @@ export function operation(operationId: string): Operation {
 /**
  * Our own annotation keywords in the schemas, which ajv ignores: x-rdx-union (a union field: never sent with a wrong
  * type), x-rdx-reference (a job offer reference field), x-rdx-identity (the field that tells one created item from
- * another in a batch).
+ * another in a batch); and at the top of a resource's file x-rdx-columns (the fields a listing of its records shows
+ * first: the simulator's dashboard).
  */
 const ANNOTATIONS = ['x-rdx-union', 'x-rdx-reference', 'x-rdx-identity'];
 
@@ -281,6 +283,7 @@ export function schemaRegistry(): Ajv2020 {
   // validateFormats off: `format` is an annotation here, as JSON Schema 2020-12 makes it by default (see declaredFormat).
   const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
+  ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));
   ajvCache = ajv;
   return ajv;
@@ -375,4 +378,27 @@ export function resourceInfo(resource: string): ResourceInfo {
   const info = { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity };
   resourceInfoCache.set(resource, info);
   return info;
+}
+
+export interface ListingColumn {
+  name: string;
+  kind: 'text' | 'number' | 'reference';
+}
+
+/** The fields a listing of a resource's records shows first (x-rdx-columns of its schema file), with what each holds. */
+export function listingColumns(resource: string): ListingColumn[] {
+  const schema = loadSchema(`${resource}.json`);
+  const names = schema['x-rdx-columns'];
+  if (!Array.isArray(names)) return [];
+  const props: Record<string, Record<string, unknown>> = {};
+  for (const def of Object.values((schema['$defs'] ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const [name, p] of Object.entries((def['properties'] ?? {}) as Record<string, Record<string, unknown>>)) props[name] ??= p;
+  }
+  return names.map((name) => {
+    const p = props[String(name)];
+    if (!p) throw new Error(`rdx: spec/schemas/${resource}.json: x-rdx-columns names ${String(name)}, which no def of the file has`);
+    const types = Array.isArray(p['type']) ? (p['type'] as string[]) : [String(p['type'] ?? 'string')];
+    const kind = typeof p['x-rdx-reference'] === 'string' ? 'reference' : types.some((t) => t === 'integer' || t === 'number') ? 'number' : 'text';
+    return { name: String(name), kind };
+  });
 }

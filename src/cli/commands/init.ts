@@ -1,7 +1,7 @@
 // rdx init: writes a commented target profile, its `declared:` section generated from the interpretation register.
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { interpretations } from '../../spec/index.js';
+import { interpretations, type Interpretation } from '../../spec/index.js';
 import { UsageError } from '../../errors.js';
 
 export function builder(y: Argv): Argv {
@@ -11,11 +11,45 @@ export function builder(y: Argv): Argv {
     .option('force', { type: 'boolean', describe: 'Overwrite an existing file' });
 }
 
-export function profileTemplate(): string {
-  const declared = interpretations()
+/** "repeat | brackets" for a list of values, else the register's own words ("a positive integer"). */
+function allowedText(values: unknown): string {
+  if (Array.isArray(values)) return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' | ');
+  return typeof values === 'string' ? values : 'see spec/interpretations.yaml';
+}
+
+/**
+ * The simulator's behaviour written as a declared value (the register's `simulator.declared`, else its `default`)
+ * when that is a value the register allows for the key; otherwise undefined, and only the simulator's text says
+ * what it does (its "free-text" statuses are no list to declare).
+ */
+export function declarableDefault(i: Interpretation): unknown {
+  const d = i.simulator.declared ?? i.simulator.default;
+  if (Array.isArray(i.values)) return i.values.some((v) => JSON.stringify(v) === JSON.stringify(d)) ? d : undefined;
+  const kind = typeof i.values === 'string' ? i.values : '';
+  if (/positive integer/.test(kind)) return Number.isInteger(d) && (d as number) > 0 ? d : undefined;
+  if (/^list of/.test(kind)) return Array.isArray(d) ? d : undefined;
+  if (/^map of/.test(kind)) return d && typeof d === 'object' && !Array.isArray(d) ? d : undefined;
+  return undefined;
+}
+
+/** One commented entry of `declared:` per register key: the question, what may be declared, what the simulator does. */
+export function declaredSection(): string {
+  return interpretations()
     .filter((i) => i.key)
-    .map((i) => `  # ${i.id}: ${i.question}\n  #   allowed: ${JSON.stringify(i.values ?? 'see spec/interpretations.yaml')}; the simulator does: ${JSON.stringify(i.simulator.default)}\n  # ${i.key}: ${JSON.stringify(i.simulator.default)}`)
+    .map((i) => {
+      const value = declarableDefault(i);
+      return [
+        `  # ${i.id}: ${i.question}`,
+        `  #   allowed: ${allowedText(i.values)}`,
+        `  #   the simulator: ${i.simulator.text}`,
+        value === undefined ? `  # ${i.key}:   # no example: what the simulator does is not one of the allowed values` : `  # ${i.key}: ${JSON.stringify(value)}`,
+      ].join('\n');
+    })
     .join('\n');
+}
+
+export function profileTemplate(): string {
+  const declared = declaredSection();
   return `# rdx target profile. Schema: src/config/rdx.config.schema.json. Precedence: flags > environment > this file.
 # Strings may read the environment as \${env:NAME}; give secrets only that way.
 
@@ -30,6 +64,8 @@ credentials:
 
 # What your implementation does where the spec is silent ("not shown"). Each key is optional: what you declare
 # here is compared with what the harness observes, and a mismatch is reported as a SHOULD failure.
+# Each entry: the open point of spec/interpretations.yaml, the values you may declare, what the bundled simulator
+# does, and the key (with the simulator's choice as its value where that is one of the allowed values).
 declared:
 ${declared}
 

@@ -5,6 +5,8 @@ import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { writeReportFiles, type ReportOutputs } from '../../reporters/files.js';
 import { mergeReports, readReport } from '../../reporters/merge.js';
+import { verdictSummary } from '../../reporters/verdict.js';
+import { exitCodeOf } from '../../engine/run.js';
 
 export function builder(y: Argv): Argv {
   return y
@@ -14,6 +16,7 @@ export function builder(y: Argv): Argv {
     .option('html', { type: 'boolean', describe: 'Write report.html (when neither --html nor --junit is given, both are written)' })
     .option('junit', { type: 'boolean', describe: 'Write junit.xml' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz: the reports, profile.json and a manifest of SHA-256 hashes (check it with rdx verify)' })
+    .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when the (merged) report is INCOMPLETE, e.g. shards are missing, instead of 4' })
     .example('rdx report reports/latest/report.json', 'Render report.html and junit.xml beside it')
     .example('rdx report shard-*/report.json --out reports/merged --bundle', 'Merge the shards of a CI matrix into one report and bundle it');
 }
@@ -32,10 +35,10 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     bundle: argv['bundle'] === true,
   };
   const written = writeReportFiles(report, out, outputs);
-  const s = report.summary;
-  const merged = files.length > 1 ? `merged from ${files.length} reports, ` : '';
-  process.stderr.write(`${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${merged}${s.total} case(s), ${s.mustFailures} MUST failure(s), ${s.errors} error(s)\n`);
+  if (files.length > 1) process.stderr.write(`Merged ${files.length} reports${report.missingShards?.length ? `; missing shard(s): ${report.missingShards.join(', ')}` : ''}\n`);
+  process.stderr.write(`${verdictSummary(report.summary)}\n`);
   process.stderr.write(`Reports: ${written.files.join(', ')}\n`);
   if (written.bundle) process.stderr.write(`Bundle: ${written.bundle.file}\n  sha256 ${written.bundle.sha256}\n  manifest.json sha256 ${written.bundle.manifestSha256} (publish this to pin the bundle; rdx verify prints it)\n`);
-  return 0;
+  // The exit code of the verdict, as rdx run gives it: a gate may run on the merged report.
+  return exitCodeOf(report.summary, argv['allowIncomplete'] === true);
 }

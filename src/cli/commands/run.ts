@@ -1,7 +1,8 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
-import { loadProfile, type Profile, type ProfileFlags } from '../../config/profile.js';
-import { runConformance } from '../../engine/run.js';
+import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../config/profile.js';
+import { exitCodeOf, runConformance } from '../../engine/run.js';
+import { verdictSummary } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
@@ -23,8 +24,8 @@ export function builder(y: Argv): Argv {
     .option('client-id', { type: 'string', describe: 'Client id; env RDX_CLIENT_ID' })
     .option('client-secret', { type: 'string', describe: 'Client secret; prefer env RDX_CLIENT_SECRET (flags show in process lists)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Target profile (default ./rdx.config.yaml or .json if present)' })
-    .option('timeout', { type: 'number', describe: 'Per-request time limit in ms (default 10000)' })
-    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only (default 0)' })
+    .option('timeout', { type: 'number', describe: 'Per-request time limit in milliseconds, connect to last byte: at least 100 (default 10000)' })
+    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only, never on an HTTP answer: 0 to 5 (default 0)' })
     .option('insecure', { type: 'boolean', describe: 'Do not verify TLS certificates' })
     .option('ca', { type: 'string', describe: 'PEM file of extra certificate authorities' })
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
@@ -33,10 +34,13 @@ export function builder(y: Argv): Argv {
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
-    .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, but they do not fail the run; a stale entry is an error' })
+    .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
+    .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })
+    .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, and the verdict is KNOWN_FAILURES (exit 0), never CONFORMANT; a stale entry or a TODO reason is an error' })
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
     .option('report-dir', { type: 'string', default: 'reports', describe: 'Where reports/<run-id>/ and reports/latest go' })
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
+    .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz beside the reports: a certification bundle rdx verify can check offline' })
     .example('rdx run', 'Run everything against the bundled simulator')
     .example('RDX_CLIENT_SECRET=… rdx run --base-url https://staging.example/api --client-id acme --level MUST', 'Gate a staging deployment on MUST cases');
@@ -50,35 +54,57 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(argv['tokenUrl'] !== undefined ? { tokenUrl: String(argv['tokenUrl']) } : {}),
     ...(argv['clientId'] !== undefined ? { clientId: String(argv['clientId']) } : {}),
     ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
-    ...(argv['timeout'] !== undefined ? { timeout: positive(argv['timeout'], '--timeout') } : {}),
-    ...(argv['retries'] !== undefined ? { retries: Number(argv['retries']) } : {}),
+    ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
+    ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
     ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
     ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
     ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
-    ...(argv['seed'] !== undefined ? { seed: Number(argv['seed']) } : {}),
+    ...(argv['seed'] !== undefined ? { seed: numberFlag('--seed', argv['seed'], ['seed'], 'the seed of the generated data') } : {}),
     ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
   };
   const profile = loadProfile(flags);
   const container = containerTargetFrom(argv);
+  const deadlineMs = argv['deadline'] === undefined ? undefined : duration(argv['deadline'], '--deadline');
+  // The first SIGINT or SIGTERM stops the run and the partial reports are written; a second one quits at once.
+  const interrupt = new AbortController();
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) process.exit(SIGNAL_EXIT[signal] ?? 130);
+    signalled = signal;
+    process.stderr.write(`\n${signal}: stopping the run; the cases left are reported as not run (${signal} again quits at once)\n`);
+    interrupt.abort(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const reporterName = String(argv['reporter'] ?? 'rdx');
   // The summary follows the reporter's output on the same stream; stderr is for errors.
   const say = (line: string): void => {
     (DOCUMENT_REPORTERS.has(reporterName) ? process.stderr : process.stdout).write(`${line}\n`);
   };
   const conform = (profile: Profile) => runConformance({
+    ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+    interrupt: interrupt.signal,
     profile,
     filters: filtersFrom(argv, (name) => operations().find((o) => o.operationId === name)?.endpoint),
     reporter: reporterName === 'rdx' ? ConsoleReporter : reporterName,
     debug: argv['debug'] === true,
     bail: Boolean(argv['bail']),
+    failOn: argv['failOn'] === 'should' ? 'should' : 'must',
     ...(typeof argv['baseline'] === 'string' ? { baseline: argv['baseline'] } : {}),
     ...(container ? { image: container.image } : {}),
     simulator: embeddedSimulator(),
   });
   // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
-  const { report, exitCode } = container
-    ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
-    : await conform(profile);
+  let outcome: Awaited<ReturnType<typeof conform>>;
+  try {
+    outcome = container
+      ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
+      : await conform(profile);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const { report } = outcome;
   if (typeof argv['updateBaseline'] === 'string') {
     const previous = typeof argv['baseline'] === 'string' ? readBaseline(argv['baseline'], new Set(loadSuites().map((c) => c.id))) : [];
     const n = writeBaseline(argv['updateBaseline'], report.cases, previous);
@@ -89,20 +115,26 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (b.unexpectedPasses.length) say(`Baseline: ${b.unexpectedPasses.length} known failure(s) now pass, remove them: ${b.unexpectedPasses.join(', ')}`);
     if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
-  const s = report.summary;
-  const counts = Object.entries(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
-  say(`\n${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} (${s.mustFailures} MUST failure(s), ${s.errors} error(s))`);
+  say(`\n${verdictSummary(report.summary)}`);
+  if (report.run.stopped) {
+    say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
+  }
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
     say(`Reports: ${written.files.join(', ')}`);
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
   }
-  return exitCode;
+  // Interrupted: the reports are written, and the exit code says how the run ended (128 + the signal's number).
+  return signalled ? SIGNAL_EXIT[signalled] ?? 130 : exitCodeOf(report.summary, argv['allowIncomplete'] === true);
 }
 
-function positive(value: unknown, flag: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number (got ${String(value)})`);
-  return n;
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/** A duration flag: 1500ms, 90s, 15m, 1h, or a bare number of seconds; in ms. */
+export function duration(value: unknown, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} must be a duration such as 90s, 15m or 1h (got ${JSON.stringify(String(value))})`);
+  return Math.round(ms);
 }

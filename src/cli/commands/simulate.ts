@@ -32,6 +32,10 @@ export function builder(y: Argv): Argv {
     .option('error-rate', { type: 'number', describe: 'Share of API requests answered 503 with the error body and Retry-After (0.05 is 5%)' })
     .option('drop-rate', { type: 'number', describe: 'Share of API requests whose connection is closed without an answer' })
     .option('chaos-seed', { type: 'number', describe: 'Seed of the latency and chaos decisions (default: --seed)' })
+    .option('max-connections', { type: 'number', describe: 'Connections served at once; past it the oldest idle one is closed (default 512)' })
+    .option('max-tokens', { type: 'number', describe: 'Access tokens kept; past it expired ones are evicted first, then the oldest (default 100000)' })
+    .option('headers-timeout', { type: 'number', describe: "Milliseconds a request's headers may take to arrive; then 408 and the connection is closed (default 10000)" })
+    .option('request-timeout', { type: 'number', describe: 'Milliseconds a whole request may take to arrive (default 30000)' })
     .option('state', { type: 'string', requiresArg: true, describe: 'Snapshot file of the store: loaded at start when it exists (a file that is not a valid snapshot stops start-up), saved atomically after changes and on exit' })
     .option('report-dir', { type: 'string', describe: 'Where conformance runs started from the dashboard write reports (default: a temporary directory)' })
     .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
@@ -97,6 +101,10 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     dropRate: numberOption(argv, 'dropRate', '--drop-rate'),
     chaosSeed: numberOption(argv, 'chaosSeed', '--chaos-seed'),
     reportDir: argv['reportDir'] as string | undefined,
+    maxConnections: numberOption(argv, 'maxConnections', '--max-connections'),
+    maxTokens: numberOption(argv, 'maxTokens', '--max-tokens'),
+    headersTimeoutMs: numberOption(argv, 'headersTimeout', '--headers-timeout'),
+    requestTimeoutMs: numberOption(argv, 'requestTimeout', '--request-timeout'),
     stateFile,
     clientId,
     clientSecret,

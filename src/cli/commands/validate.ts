@@ -21,7 +21,7 @@ export function loadSuitesOrUsage(files?: string[]): CaseDef[] {
 export function builder(y: Argv): Argv {
   return y
     .usage('rdx validate [files..]\n\nChecks suite files against suites/suite.schema.json and the spec registers (default: every file under suites/).')
-    .positional('files', { type: 'string', array: true })
+    .positional('files', { type: 'string', array: true, describe: 'Suite files to check (default: every file under suites/)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Also check this target profile' });
 }
 

@@ -34,7 +34,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const pinned = typeof argv['manifestSha256'] === 'string' ? argv['manifestSha256'].trim().toLowerCase() : undefined;
   if (pinned && pinned !== result.manifestSha256) problems.push(`manifest.json: SHA-256 is ${result.manifestSha256}, expected ${pinned}`);
   const m = result.manifest;
-  const about = `harness ${m.harness.version}, spec ${m.spec.hash.slice(0, 12)}, run ${m.run?.id ?? '?'}, created ${m.createdAt}`;
+  const verdict = m.run?.verdict ? `, verdict ${m.run.verdict}${m.run.unjudgedMust ? ` (${m.run.unjudgedMust} MUST case(s) not judged)` : ''}` : '';
+  const about = `harness ${m.harness.version}, spec ${m.spec.hash.slice(0, 12)}, run ${m.run?.id ?? '?'}${verdict}, created ${m.createdAt}`;
   if (problems.length) {
     for (const p of problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
     process.stderr.write(`rdx verify: ${file}: ${problems.length} problem(s); do not trust this bundle (${about})\n`);

@@ -1,0 +1,32 @@
+import { appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Persona } from '../types.js';
+import { numericJobOfferId, numericJobOfferIds } from './numeric-job-offer-ids.js';
+
+/**
+ * Where this variant appends {"reference", "id"} lines: $RDX_SIM_ID_LOG, else a file of this process in the temp
+ * directory (one per process, so simulators of parallel test runs never share a log).
+ */
+export const JOB_OFFER_ID_LOG = process.env['RDX_SIM_ID_LOG'] ?? join(tmpdir(), `rdx-simulator-job-offer-ids-${process.pid}.jsonl`);
+
+export const numericIdsWithIdLog: Persona = {
+  name: 'numeric-ids-with-id-log',
+  kind: 'variant',
+  description: '{id} of an ATS job offer is a number the service assigns and never shows in a response; the service appends {reference, id} to a JSON-lines id log ($RDX_SIM_ID_LOG) that the profile names as atsJobOfferIdSource.file.',
+  interprets: ['ATS_JOB_OFFER_ID'],
+  declared: { atsJobOfferId: 'fixtures' },
+  profile: { atsJobOfferIdSource: { file: JOB_OFFER_ID_LOG } },
+  atsJobOfferId: numericJobOfferId,
+  hooks: {
+    beforeHandler: numericJobOfferIds.hooks.beforeHandler,
+    afterHandler(ctx, res) {
+      if (ctx.operation?.operationId !== 'batchCreateJobOffers' || res.status >= 300 || !Array.isArray(ctx.body)) return;
+      const lines = (ctx.body as { reference?: unknown }[]).flatMap((item) => {
+        const id = typeof item?.reference === 'string' && ctx.store.jobOffers.has(item.reference) ? numericJobOfferId(ctx.store, item.reference) : undefined;
+        return id ? [`${JSON.stringify({ reference: item.reference, id: Number(id) })}\n`] : [];
+      });
+      if (lines.length) appendFileSync(JOB_OFFER_ID_LOG, lines.join(''));
+    },
+  },
+};

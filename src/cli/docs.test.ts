@@ -1,0 +1,92 @@
+// The docs stay true: generated reference blocks are fresh, the README is the short guide it promises, and the CI
+// example installs the harness the way the README says.
+import { expect } from 'chai';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { parse } from 'yaml';
+import { packageRoot } from '../spec/index.js';
+import { EXIT } from '../errors.js';
+import { COMMANDS } from './main.js';
+import { REGENERATE, currentBlock, generatedBlocks } from './docs.js';
+
+const read = (file: string): string => readFileSync(join(packageRoot, file), 'utf8');
+const version = (JSON.parse(read('package.json')) as { version: string }).version;
+
+describe('docs', function () {
+  this.timeout(60_000);
+
+  it('docs/cli.md, docs/profile.md and docs/personas.md hold what their sources generate', async () => {
+    for (const block of await generatedBlocks()) {
+      const current = currentBlock(read(block.file), block.begin, block.end);
+      expect(current, `${block.file} has no generated block`).to.be.a('string');
+      expect(current, `${block.file} is stale: run ${REGENERATE}`).to.equal(block.text);
+    }
+  });
+
+  it('docs/cli.md has a section and an option row for every command and option', async () => {
+    const cli = read('docs/cli.md');
+    for (const c of COMMANDS) {
+      expect(cli, c.name).to.include(`### rdx ${c.name}\n`);
+      const module = await c.load();
+      const { default: yargs } = await import('yargs');
+      const keys = Object.keys((module.builder(yargs([])) as unknown as { getOptions(): { key: object } }).getOptions().key)
+        .filter((k) => k.length > 1 && !/[A-Z]/.test(k) && k !== 'help' && k !== 'version' && !c.command.includes(k));
+      for (const k of keys) expect(cli, `rdx ${c.name} --${k}`).to.match(new RegExp(`\`--(\\[no-\\])?${k}\``));
+    }
+    expect(cli).to.include('`--debug`');
+  });
+
+  it('docs/exit-codes.md explains every exit code the harness has', () => {
+    const text = read('docs/exit-codes.md');
+    for (const [name, code] of Object.entries(EXIT)) expect(text, `EXIT.${name}`).to.match(new RegExp(`^\\| ${code} \\|`, 'm'));
+  });
+
+  it('the README is the short guide: under 12 KB, the two commands first, then the vendor path, CI, demo, layout', () => {
+    const readme = read('README.md');
+    expect(Buffer.byteLength(readme), 'README.md bytes').to.be.below(12 * 1024);
+    expect(readme).to.include('npm ci && npm start').and.include('npm ci && npm test');
+    const order = ['npm ci && npm start', '### 1. Install', '`rdx init`', '`rdx run`', 'Read the report', 'Complete it',
+      'rdx verify', '## The CI gate', '## The demo', '## Layout'];
+    const at = order.map((s) => readme.indexOf(s));
+    at.forEach((i, n) => expect(i, order[n]).to.be.at.least(0));
+    expect(at, 'sections in order').to.deep.equal([...at].sort((a, b) => a - b));
+  });
+
+  it('examples/github-actions.yml installs the harness the way the README says, from a tarball, not the registry', () => {
+    const readme = read('README.md');
+    const workflow = parse(read('examples/github-actions.yml')) as {
+      env: Record<string, string>; jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
+    };
+    const spec = workflow.env['RDX_HARNESS'] ?? '';
+    const tarball = `rdx-conformance-${version}.tgz`;
+    // What `npm pack` writes for this package.json, so a version bump must update both places.
+    expect(posix.basename(spec), 'RDX_HARNESS names the tarball npm pack writes').to.equal(tarball);
+    expect(spec).to.not.match(/^rdx-conformance@/);
+    const install = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => s.name === 'Install the harness');
+    expect(install?.run, 'the install step').to.equal('npm install --global --omit=dev "$RDX_HARNESS"');
+    // The README shows the same command on the same tarball, and where the workflow expects it.
+    expect(readme).to.include(`npm install --global --omit=dev ./${tarball}`);
+    expect(readme).to.include(`\`${spec.replace(/^\.\//, '')}\``);
+    expect(readme).to.include('not on the npm registry');
+    expect(readme).to.not.match(/npm install (--global )?rdx-conformance(@|\s)/);
+  });
+
+  it('every relative link of the README and docs/ points at a file that exists', () => {
+    // Files other branches write in parallel: linked already, checked once they are merged.
+    const pending = new Set(['docs/api.md', 'docs/image.md', 'docs/verdicts.md', 'docs/checks.md']);
+    const files = ['README.md', ...readdirSync(join(packageRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const missing: string[] = [];
+    const waiting: string[] = [];
+    for (const file of files) {
+      for (const m of read(file).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        const target = m[1] ?? '';
+        if (/^[a-z]+:/.test(target)) continue;
+        const path = posix.normalize(posix.join(dirname(file), target));
+        if (existsSync(join(packageRoot, path))) continue;
+        (pending.has(path) ? waiting : missing).push(`${file} → ${target}`);
+      }
+    }
+    if (waiting.length) console.log(`      (not yet merged, so not checked: ${[...new Set(waiting)].join(', ')})`);
+    expect(missing).to.deep.equal([]);
+  });
+});

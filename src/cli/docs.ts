@@ -1,0 +1,148 @@
+// Reference docs generated from their sources, so they cannot drift: docs/cli.md from the yargs definitions of every
+// command, docs/profile.md from the profile schema and the interpretation register, docs/personas.md from the
+// personas. Each file keeps hand-written text around a generated block; `node dist/src/cli/docs.js --write`
+// rewrites the blocks and src/cli/docs.test.ts fails when one is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import yargs, { type Argv } from 'yargs';
+import { interpretations, packageRoot } from '../spec/index.js';
+import { readProfileSchema } from '../config/profile.js';
+import { personasMarkdown, PERSONAS_BEGIN, PERSONAS_END } from '../selfcheck/index.js';
+import { COMMANDS, globalOptions } from './main.js';
+
+export const REGENERATE = 'node dist/src/cli/docs.js --write';
+const begin = (name: string): string => `<!-- generated: ${name} by \`${REGENERATE}\` from its source; a test keeps it true -->`;
+const END = '<!-- generated: end -->';
+
+interface YargsOptions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
+  boolean: string[];
+  string: string[];
+  number: string[];
+  array: string[];
+  default: Record<string, unknown>;
+  choices: Record<string, unknown[]>;
+  hiddenOptions: string[];
+}
+
+interface Internals {
+  getInternalMethods(): { getUsageInstance(): { getDescriptions(): Record<string, string>; getUsage(): [string, string][] } };
+}
+
+/** Text for a Markdown table cell: pipes escaped, one line, and <placeholders> shown rather than read as HTML. */
+const cell = (text: string): string => prose(text).replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+const prose = (text: string): string => text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** One table row per option of a yargs instance, in definition order; camelCase spellings and aliases folded in. */
+function optionRows(y: Argv, skip: Set<string>, positionals: string[] = []): string[] {
+  const o = (y as unknown as { getOptions(): YargsOptions }).getOptions();
+  const descriptions = (y as unknown as Internals).getInternalMethods().getUsageInstance().getDescriptions();
+  const aliases = new Set(Object.values(o.alias).flat());
+  return Object.keys(o.key)
+    .filter((k) => !skip.has(k) && !aliases.has(k) && !/[A-Z]/.test(k) && !o.hiddenOptions.includes(k))
+    .map((k) => {
+      const type = o.boolean.includes(k) ? 'boolean' : o.number.includes(k) ? 'number' : 'string';
+      const def = o.default[k];
+      const positional = positionals.find((p) => p.replace(/[<>[\].]/g, '') === k);
+      const flag = positional ?? (type === 'boolean' && def === true ? `--[no-]${k}` : `--${k}`);
+      const names = [flag, ...(o.alias[k] ?? []).map((a) => (a.length === 1 ? `-${a}` : `--${a}`))].map((n) => `\`${n}\``).join(', ');
+      const kind = positional ? `argument${o.array.includes(k) ? 's' : ''}` : `${type}${o.array.includes(k) ? ', repeatable' : ''}`;
+      const facts = [
+        ...(o.choices[k] ? [`one of ${o.choices[k].map((c) => `\`${String(c)}\``).join(', ')}`] : []),
+        ...(def !== undefined && !(type === 'boolean' && def === false) ? [`default \`${JSON.stringify(def)}\``] : []),
+      ];
+      const text = (descriptions[k] ?? '').replace(/^__yargsString__:/, '');
+      return `| ${names} | ${kind} | ${cell(text)}${facts.length ? ` (${facts.join('; ')})` : ''} |`;
+    });
+}
+
+const TABLE_HEAD = ['| Option | Type | Meaning |', '|---|---|---|'];
+
+/** docs/cli.md's generated block: the global options, then every command with its usage text and options. */
+export async function cliMarkdown(): Promise<string> {
+  const global = globalOptions(yargs([]).scriptName('rdx'));
+  const globalKeys = new Set(Object.keys((global as unknown as { getOptions(): YargsOptions }).getOptions().key));
+  const lines = [begin('cli'), '', '## Global options', '', 'Every command takes these.', '', ...TABLE_HEAD, ...optionRows(global, new Set()), ''];
+  lines.push('## Commands', '', '| Command | What it does |', '|---|---|');
+  for (const c of COMMANDS) lines.push(`| [\`rdx ${c.command}\`](#rdx-${c.name}) | ${cell(c.describe)} |`);
+  lines.push('');
+  for (const c of COMMANDS) {
+    const module = await c.load();
+    const y = module.builder(yargs([]).scriptName('rdx'));
+    const usage = (y as unknown as Internals).getInternalMethods().getUsageInstance().getUsage()[0]?.[0] ?? `rdx ${c.command}`;
+    const [synopsis = '', ...rest] = usage.split('\n');
+    lines.push(`### rdx ${c.name}`, '', '```text', synopsis, '```', '');
+    const about = rest.join('\n').trim();
+    lines.push(about ? `${prose(about)}\n` : `${prose(c.describe)}.\n`);
+    const rows = optionRows(y, globalKeys, c.command.match(/[<[]\w+(\.\.)?[>\]]/g) ?? []);
+    lines.push(...(rows.length ? [...TABLE_HEAD, ...rows] : ['No options beyond the global ones.']), '');
+  }
+  lines.push(END);
+  return lines.join('\n');
+}
+
+/** docs/profile.md's generated block: every key of the profile schema, then every `declared:` key of the register. */
+export function profileMarkdown(): string {
+  interface Prop { type?: string; description?: string; minimum?: number; maximum?: number; items?: { type?: string }; properties?: Record<string, Prop> }
+  const schema = readProfileSchema() as { properties: Record<string, Prop> };
+  const rows: string[] = [];
+  const walk = (props: Record<string, Prop>, prefix: string): void => {
+    for (const [name, p] of Object.entries(props)) {
+      const key = `${prefix}${name}`;
+      const type = p.type === 'array' ? `array of ${p.items?.type ?? 'any'}` : p.type ?? 'any';
+      const range = p.minimum !== undefined && p.maximum !== undefined ? `${p.minimum} to ${p.maximum}`
+        : p.minimum !== undefined ? `≥ ${p.minimum}` : p.maximum !== undefined ? `≤ ${p.maximum}` : '';
+      rows.push(`| \`${key}\` | ${type}${range ? `, ${range}` : ''} | ${cell(p.description ?? '')} |`);
+      if (p.properties && name !== 'declared') walk(p.properties, `${key}.`);
+    }
+  };
+  walk(schema.properties, '');
+  const declared = interpretations().filter((i) => i.key).map((i) => {
+    const values = Array.isArray(i.values) ? i.values.map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ') : cell(String(i.values ?? ''));
+    return `| \`declared.${i.key}\` | ${i.id} | ${cell(i.question)} | ${values} | ${cell(i.simulator.text)} |`;
+  });
+  return [
+    begin('profile'), '',
+    '## Keys', '', '| Key | Type | Meaning |', '|---|---|---|', ...rows, '',
+    '## Declared choices (`declared:`)', '',
+    'One key per open point of `spec/interpretations.yaml` that a vendor may declare.', '',
+    '| Key | Open point | Question | Allowed values | The bundled simulator |', '|---|---|---|---|---|', ...declared, '',
+    END,
+  ].join('\n');
+}
+
+/** The generated blocks of each docs file. */
+export async function generatedBlocks(): Promise<{ file: string; begin: string; end: string; text: string }[]> {
+  return [
+    { file: 'docs/cli.md', begin: begin('cli'), end: END, text: await cliMarkdown() },
+    { file: 'docs/profile.md', begin: begin('profile'), end: END, text: profileMarkdown() },
+    { file: 'docs/personas.md', begin: PERSONAS_BEGIN, end: PERSONAS_END, text: personasMarkdown() },
+  ];
+}
+
+/** The block of a file between its markers (markers included), or undefined when it has none. */
+export function currentBlock(text: string, beginMarker: string, endMarker: string): string | undefined {
+  const start = text.indexOf(beginMarker);
+  const end = text.indexOf(endMarker, start);
+  return start < 0 || end < 0 ? undefined : text.slice(start, end + endMarker.length);
+}
+
+async function write(): Promise<void> {
+  for (const block of await generatedBlocks()) {
+    const path = join(packageRoot, block.file);
+    const text = readFileSync(path, 'utf8');
+    const old = currentBlock(text, block.begin, block.end);
+    if (old === undefined) throw new Error(`${block.file} has no generated block (${block.begin})`);
+    writeFileSync(path, text.replace(old, () => block.text));
+    process.stdout.write(`${block.file}: generated block written\n`);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv.includes('--write')) {
+  write().catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 70;
+  });
+}

@@ -1,0 +1,94 @@
+// The exchanges of report.html, embedded once as data instead of as markup: a full run recorded about a thousand
+// exchanges, and as HTML (header tables, bodies, curl lines) they made a 3.6 MB page of 59,000 elements that took
+// seconds to open. Here every exchange is reduced to the strings the page shows, gzip-compressed and base64-encoded
+// into one inert <script type="application/gzip+base64"> element; the page's script unpacks it with the browser's
+// DecompressionStream and builds an exchange's DOM (text nodes only, never markup) when its case is opened.
+import { STATUS_CODES } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { CaseResult, Exchange } from '../core/results.js';
+import { curlCommand, DEFAULT_VARIABLES } from './curl.js';
+
+/** Bodies longer than this are cut in the page (report.json keeps them whole). */
+export const BODY_LIMIT = 64 * 1024;
+
+/** One exchange as the page shows it: every field is plain text, rendered with textContent. */
+export interface PageExchange {
+  /** "Exchange #2 · step “create” · sent 2026-… UTC · 12 ms". */
+  head: string;
+  /** "GET https://…". */
+  request: string;
+  requestHeaders: [string, string][];
+  requestBody?: string;
+  /** "HTTP 404 Not Found", absent when no answer came. */
+  status?: string;
+  responseHeaders?: [string, string][];
+  /** Why the body is not JSON, or was cut. */
+  note?: string;
+  responseBody?: string;
+  /** "connection-refused: …" when the request got no answer. */
+  transport?: string;
+  curl: string;
+}
+
+/** Exchanges by case id, in the order the case sent them. */
+export type PageData = Record<string, PageExchange[]>;
+
+const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+
+const headerOf = (headers: Record<string, string>, name: string): string | undefined =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+/**
+ * A body as the page shows it: JSON indented, cut at BODY_LIMIT. reparse: false for a body the harness already found
+ * unreadable (a hostile one may nest 100,000 levels deep). '' for an empty body.
+ */
+export function bodyText(text: string | undefined, json: unknown, contentType: string | undefined, reparse = true): string | undefined {
+  if (text === undefined) return undefined;
+  let out = text;
+  if (json !== undefined) out = JSON.stringify(json, null, 2);
+  else if (reparse && (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text))) {
+    try {
+      out = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  if (out.length > BODY_LIMIT) out = `${out.slice(0, BODY_LIMIT)}\n… cut at ${BODY_LIMIT / 1024} KiB here; report.json has the ${text.length} characters the run kept`;
+  return out;
+}
+
+/** The curl line of an exchange; an expired token cannot be reproduced with a fresh one, so it gets its own variable. */
+export function curlFor(ex: Exchange): string {
+  const expired = ex.request.auth === 'expired';
+  return curlCommand(ex, expired ? { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' } : DEFAULT_VARIABLES);
+}
+
+export function pageExchange(ex: Exchange, index: number): PageExchange {
+  const req = ex.request;
+  const res = ex.response;
+  const requestBody = req.body !== undefined ? bodyText(req.body, undefined, headerOf(req.headers, 'content-type')) : undefined;
+  return {
+    head: `Exchange #${index} · step “${ex.step}” · sent ${utc(ex.startedAt)} · ${ex.elapsedMs} ms`,
+    request: `${req.method} ${req.url}`,
+    requestHeaders: Object.entries(req.headers),
+    ...(requestBody !== undefined ? { requestBody } : {}),
+    ...(res ? {
+      status: `HTTP ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd(),
+      responseHeaders: Object.entries(res.headers),
+      ...(res.bodyProblem ? { note: res.bodyProblem } : {}),
+      responseBody: bodyText(res.body, res.json, headerOf(res.headers, 'content-type'), !res.bodyProblem) as string,
+    } : { transport: `${ex.transportError?.kind ?? 'unknown'}: ${ex.transportError?.message ?? ''}` }),
+    curl: curlFor(ex),
+  };
+}
+
+export function pageData(cases: CaseResult[]): PageData {
+  const data: PageData = {};
+  for (const c of cases) if (c.exchanges.length) data[c.id] = c.exchanges.map(pageExchange);
+  return data;
+}
+
+/** The data as the page embeds it: gzip, then base64 (which never contains "<", so it cannot end its element). */
+export function packPageData(data: PageData): string {
+  return gzipSync(Buffer.from(JSON.stringify(data), 'utf8'), { level: 9 }).toString('base64');
+}
