@@ -1,6 +1,7 @@
-// ISO 8601 dates as the simulator reads them: in request bodies (fields annotated x-rdx-format in spec/schemas)
-// and in the date filters of the lists.
-import { SCHEMA_BASE, loadSchema } from '../src/spec/index.js';
+// ISO 8601 dates as the simulator reads them: in request bodies (fields with a date `format` in spec/schemas) and
+// in the date filters of the lists (their `format` in spec/openapi.yaml). It accepts everything RFC 3339 calls a
+// date-time (T or space between date and time, any fraction, a leap second) and more (no seconds, no offset).
+import { SCHEMA_BASE, declaredFormat, loadSchema, type DateFormat } from '../src/spec/index.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -12,7 +13,7 @@ export interface ParsedDate {
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -28,7 +29,8 @@ export function parseIsoDate(text: string): ParsedDate | undefined {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  // 60: a leap second (RFC 3339 §5.6), read as the last second of its minute.
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return undefined;
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
     const digits = zone.slice(1).replace(':', '');
@@ -38,11 +40,11 @@ export function parseIsoDate(text: string): ParsedDate | undefined {
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
   }
   const millis = fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0;
-  const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), millis) - offsetMinutes * 60_000;
+  const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Math.min(Number(s), 59), millis) - offsetMinutes * 60_000;
   return { ms, dateOnly: date !== null };
 }
 
-export type DateFormat = 'date' | 'date-time';
+export type { DateFormat };
 
 /** Whether a value is acceptable for a field annotated with the format: a date field takes a date-time too. */
 export function matchesFormat(text: string, format: DateFormat): boolean {
@@ -58,7 +60,7 @@ export function formatHint(format: DateFormat): string {
 
 const formatsByFile = new Map<string, ReadonlyMap<string, DateFormat>>();
 
-/** The fields of a schema file annotated `x-rdx-format`, for the schema URI of any of its definitions. */
+/** The fields of a schema file with a date `format`, for the schema URI of any of its definitions. */
 export function dateFieldsOf(schemaUri: string): ReadonlyMap<string, DateFormat> {
   const file = schemaUri.slice(SCHEMA_BASE.length).split('#')[0] ?? '';
   let found = formatsByFile.get(file);
@@ -67,8 +69,8 @@ export function dateFieldsOf(schemaUri: string): ReadonlyMap<string, DateFormat>
   const defs = (loadSchema(file)['$defs'] ?? {}) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
   for (const def of Object.values(defs)) {
     for (const [name, property] of Object.entries(def.properties ?? {})) {
-      const format = property['x-rdx-format'];
-      if (format === 'date' || format === 'date-time') fields.set(name, format);
+      const format = declaredFormat(property);
+      if (format) fields.set(name, format);
     }
   }
   found = fields;

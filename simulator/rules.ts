@@ -3,7 +3,7 @@
 // are a behaviour written in code are listed in IMPLEMENTED and checked against the register at start-up, so a
 // changed default stops the simulator with a clear message instead of leaving it silently different.
 import { isDeepStrictEqual } from 'node:util';
-import { interpretations, resourceInfo, simulatorDefault } from '../src/spec/index.js';
+import { interpretations, loadSchema, resourceInfo, simulatorDefault } from '../src/spec/index.js';
 
 /** The outcomes the simulator answers, named as in interpretation STATUS_CODES. */
 export const OUTCOMES = [
@@ -130,6 +130,11 @@ export function rules(): Rules {
   if (errorData !== 'null') fail('ERROR_ITEM_DATA', `default ${JSON.stringify(errorData)} is not implemented`);
   const grantType = simulatorDefault<unknown>('GRANT_TYPE');
   if (typeof grantType !== 'string') fail('GRANT_TYPE', 'must default to a grant_type value');
+  // spec/schemas/token.json declares what the simulator accepts (so that the OpenAPI says what it enforces).
+  const declared = ((loadSchema('token.json')['$defs'] as Record<string, { properties?: Record<string, { enum?: unknown }> }>)['request']?.properties?.['grant_type']?.enum);
+  if (!isDeepStrictEqual(declared, [grantType])) {
+    fail('GRANT_TYPE', `defaults to ${JSON.stringify(grantType)} but spec/schemas/token.json declares grant_type enum ${JSON.stringify(declared)}; make them agree`);
+  }
   const listEncodings = listOf('REFERENCE_LIST_ENCODING', LIST_ENCODINGS);
   cache = {
     status: readStatus(),

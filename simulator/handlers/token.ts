@@ -11,7 +11,9 @@ export function requestToken(ctx: RequestContext): SimResponse {
     throw new SimError('validation', 'invalid_request: the token request body must be an object with client_id and client_secret.');
   }
   const fields = body as JsonObject;
-  const problems = schemaErrors(ctx.operation?.requestSchema ?? '', fields).map((p) => p.replace(/^\(body\): /, '').replace(/^\//, ''));
+  // A grant_type outside the schema's enum gets OAuth's own error below, not invalid_request.
+  const problems = schemaErrors(ctx.operation?.requestSchema ?? '', fields).map((p) => p.replace(/^\(body\): /, '').replace(/^\//, ''))
+    .filter((p) => !(typeof fields['grant_type'] === 'string' && p.startsWith('grant_type: must be equal to one of the allowed values')));
   const missing = problems.filter((p) => p.endsWith(' is required'));
   if (problems.length > missing.length) throw new SimError('validation', 'invalid_request: the token request is malformed.', problems);
   if (missing.length > 0) throw new SimError('unauthorized', 'invalid_client: client_id and client_secret are required.', missing);

@@ -255,13 +255,24 @@ export function operation(operationId: string): Operation {
 }
 
 /**
- * Our own annotation keywords in the schemas, which ajv ignores: x-rdx-format (the examples' date format, which the
- * simulator enforces as its reading of DATE_VALUE_FORMAT; the harness never does),
- * x-rdx-union (a union field: never sent with a wrong type), x-rdx-reference (a job offer reference field),
- * x-rdx-identity (the field that tells one created item from another in a batch); and at the top of a resource's
- * file x-rdx-columns (the fields a listing of its records shows first: the simulator's dashboard).
+ * Our own annotation keywords in the schemas, which ajv ignores: x-rdx-union (a union field: never sent with a wrong
+ * type), x-rdx-reference (a job offer reference field), x-rdx-identity (the field that tells one created item from
+ * another in a batch); and at the top of a resource's file x-rdx-columns (the fields a listing of its records shows
+ * first: the simulator's dashboard).
  */
-const ANNOTATIONS = ['x-rdx-format', 'x-rdx-union', 'x-rdx-reference', 'x-rdx-identity'];
+const ANNOTATIONS = ['x-rdx-union', 'x-rdx-reference', 'x-rdx-identity'];
+
+export type DateFormat = 'date' | 'date-time';
+
+/**
+ * The date format a schema property declares with standard `format` (or the first of an anyOf of formats): the
+ * simulator's reading of DATE_VALUE_FORMAT, which the simulator enforces (simulator/dates.ts) and ajv does not
+ * (validateFormats is off), so the harness never judges a service by it.
+ */
+export function declaredFormat(property: Record<string, unknown>): DateFormat | undefined {
+  const formats = [property, ...((property['anyOf'] as Record<string, unknown>[] | undefined) ?? [])].map((p) => p['format']);
+  return formats.find((f): f is DateFormat => f === 'date' || f === 'date-time');
+}
 
 let ajvCache: Ajv2020 | undefined;
 /** One ajv instance with every schema of spec/schemas compiled once. */
@@ -269,7 +280,8 @@ export function schemaRegistry(): Ajv2020 {
   if (ajvCache) return ajvCache;
   // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true });
+  // validateFormats off: `format` is an annotation here, as JSON Schema 2020-12 makes it by default (see declaredFormat).
+  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));
@@ -359,7 +371,7 @@ export function resourceInfo(resource: string): ResourceInfo {
     union: p['x-rdx-union'] === true,
     identity: p['x-rdx-identity'] === true,
     reference: typeof p['x-rdx-reference'] === 'string',
-    ...(typeof p['x-rdx-format'] === 'string' ? { format: p['x-rdx-format'] } : {}),
+    ...(declaredFormat(p) ? { format: declaredFormat(p) } : {}),
   }));
   const identity = fields.find((f) => f.identity)?.name;
   if (!identity) throw new Error(`rdx: spec/schemas/${resource}.json marks no field x-rdx-identity`);
