@@ -334,7 +334,7 @@ export class Runner {
     // The body says what happened (an error body is a refusal whatever the status); the status only where it is silent.
     const outcome = outcomeOf(ex);
     if (e.outcome === 'success') {
-      add('expect.outcome', outcome === 'success', outcome === 'success' ? `accepted with ${status}` : `expected success, got status ${status} with ${describeOutcome(ex)}: ${describeBody(ex)}`,
+      add('expect.outcome', outcome === 'success', outcome === 'success' ? `accepted with ${status}` : `expected success, got status ${status}: ${describeBody(ex)} (${describeOutcome(ex)})`,
         e.clause ?? (setup ? outcomeClause ?? '' : clause));
     }
     if (e.outcome === 'failure') add('expect.outcome', outcome === 'failure', outcome === 'failure' ? `refused with ${status}` : `expected a failure, got status ${status} with ${describeOutcome(ex)}`);
