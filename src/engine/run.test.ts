@@ -141,6 +141,19 @@ describe('runConformance against rule-breaking targets', function () {
     }
   });
 
+  it('closes the target it started when the run is refused before its first request (a CA file that does not exist)', async () => {
+    let closed = 0;
+    let caught: unknown;
+    await runConformance({
+      profile: { ...defaults(), http: { ...defaults().http, ca: '/nonexistent/rdx-ca.pem' } },
+      reporter: 'none',
+      simulator: async () => ({ baseUrl: 'http://127.0.0.1:9', expiredToken: () => 'expired-token', close: async () => void closed++ }),
+    }).catch((e: unknown) => (caught = e));
+    expect(caught, 'the run is refused').to.be.instanceOf(Error);
+    // Left open, the started target would keep the caller's process alive after the error.
+    expect(closed).to.equal(1);
+  });
+
   it('keeps every secret out of the report', async () => {
     const t = await target((_req, _b, res) => json(res, 200, { message: 'echo tok-abcdef-123 sekret-123', data: [], meta: { next_link: null } }));
     try {

@@ -154,35 +154,50 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // The run against the bundled simulator is complete: the simulator mints a token that has already expired (so
     // the expiry case runs without waiting an hour), names a job offer it seeded, and is thrown away after the run,
     // so the irreversible tier runs too.
+    const expired = profile.fixtures.expiredToken ? undefined : await Promise.resolve(sim.expiredToken()).catch(async (error: unknown) => {
+      await sim.close();
+      throw error;
+    });
     profile.fixtures = {
       ...profile.fixtures,
-      ...(!profile.fixtures.expiredToken ? { expiredToken: await sim.expiredToken() } : {}),
+      ...(expired ? { expiredToken: expired } : {}),
       ...(!profile.fixtures.atsJobOfferIds?.length && sim.atsJobOfferFixtureIds ? { atsJobOfferIds: sim.atsJobOfferFixtureIds() } : {}),
     };
     profile.allowIrreversible = true;
   }
   const baseUrl = target;
+  // Until the run's own try/finally below, a throw must still close the simulator this run started: a leaked
+  // listening server keeps the caller's process (a CLI, a test runner) alive.
+  const abandon = async (error: unknown): Promise<never> => {
+    if (closeSimulator) await closeSimulator();
+    throw error;
+  };
   const idSourceProblemText = idSourceProblem(profile.atsJobOfferIdSource, baseUrl);
-  if (idSourceProblemText) throw new UsageError(`atsJobOfferIdSource: ${idSourceProblemText}`);
+  if (idSourceProblemText) return abandon(new UsageError(`atsJobOfferIdSource: ${idSourceProblemText}`));
   if (!clientId || !clientSecret) {
-    throw new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file');
+    return abandon(new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file'));
   }
   const secrets = new Secrets();
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
-  const http = new HttpClient({
-    // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
-    origins: originsOf(baseUrl, tokenUrl),
-    timeoutMs: profile.http.timeoutMs,
-    maxResponseBytes: profile.http.maxResponseBytes,
-    retries: profile.http.retries,
-    halt: halt.signal,
-    insecure: profile.http.insecure,
-    ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
-    ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
-  });
+  let http: HttpClient;
+  try {
+    http = new HttpClient({
+      // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
+      origins: originsOf(baseUrl, tokenUrl),
+      timeoutMs: profile.http.timeoutMs,
+      maxResponseBytes: profile.http.maxResponseBytes,
+      retries: profile.http.retries,
+      halt: halt.signal,
+      insecure: profile.http.insecure,
+      ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
+      ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
+    });
+  } catch (error) {
+    return abandon(error);
+  }
   const grantType = profile.declared['grantType'] === 'omit' ? null : String(profile.declared['grantType'] ?? 'client_credentials');
   const credentials = { clientId, clientSecret, grantType };
   const tokens = new TokenProvider(http, tokenUrl, credentials, secrets, expiresInUnit(profile));
