@@ -51,6 +51,12 @@ describe('package contents (npm pack --dry-run)', function () {
     expect([...paths].filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).to.deep.equal([]);
   });
 
+  it('holds none of the caches a run writes beside the code (seeded data, parsed registers)', () => {
+    // They are made on first use wherever the package is installed; packed from a checkout, they would ship whatever
+    // that checkout's tests last generated.
+    expect([...paths].filter((p) => /(^|\/)\.(seed|yaml)-cache(\/|$)/.test(p))).to.deep.equal([]);
+  });
+
   it('holds what the docs point users to and what the code reads at run time', () => {
     for (const wanted of ['README.md', 'package.json', 'src/config/rdx.config.schema.json', 'suites/suite.schema.json',
       'spec/openapi.yaml', 'spec/clauses.yaml', 'spec/interpretations.yaml', 'examples/github-actions.yml', 'examples/job-summary.mjs']) {
