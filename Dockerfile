@@ -20,7 +20,8 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 # The image holds exactly what the npm package holds (package.json "files"), so the two cannot drift apart; the
 # lock file pins the production dependencies to the versions the tests ran with.
-RUN npx tsc -p tsconfig.json \
+# npm run build, not tsc alone: it also bundles the report's and the dashboard's browser code (esbuild).
+RUN npm run build \
  && npm pack --ignore-scripts --pack-destination /tmp \
  && mkdir /app \
  && tar -xzf /tmp/rdx-conformance-*.tgz -C /app --strip-components=1 \

@@ -111,7 +111,7 @@ describe('rdx run --image on a real engine', function () {
     const port = await freePort();
     const reports = mkdtempSync(join(tmpdir(), 'rdx-container-'));
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--wait-for', 'log:listening on',
-      '-g', '^(token|envelope)\\.', '-R', 'dot', '--report-dir', reports, ...simulator(port)], 90_000);
+      '-g', '^(token|envelope)\\.', '--allow-incomplete', '-R', 'dot', '--report-dir', reports, ...simulator(port)], 90_000);
     expect(r.code, r.stderr).to.equal(0);
     const id = containerId(r.stderr);
     expect(r.stderr).to.include(`ready at http://127.0.0.1:${port}`).and.include(`Container: ${id} removed`);
@@ -129,12 +129,16 @@ describe('rdx run --image on a real engine', function () {
     const port = await freePort();
     const reports = mkdtempSync(join(tmpdir(), 'rdx-container-'));
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--wait-for', 'http:/__admin/health',
-      '-R', 'dot', '--report-dir', reports, ...simulator(port)], 110_000);
+      '--allow-incomplete', '-R', 'dot', '--report-dir', reports, ...simulator(port)], 110_000);
     expect(r.code, r.stderr).to.equal(0);
-    expect(r.stdout).to.match(/CONFORMANT: .*\(0 MUST failure\(s\), 0 error\(s\)\)/);
-    const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as { summary: { total: number; mustFailures: number } };
+    const report = JSON.parse(readFileSync(join(reports, 'latest', 'report.json'), 'utf8')) as {
+      summary: { total: number; mustFailures: number; errors: number; verdict: string; toComplete: { unlock: string }[] };
+    };
     expect(report.summary.total).to.be.above(200);
     expect(report.summary.mustFailures).to.equal(0);
+    expect(report.summary.errors).to.equal(0);
+    // Without fixtures or --allow-irreversible a few MUST cases stay unjudged: INCOMPLETE, never a failure.
+    expect(report.summary.verdict, JSON.stringify(report.summary.toComplete)).to.be.oneOf(['CONFORMANT', 'INCOMPLETE']);
     expectRemoved(containerId(r.stderr));
   });
 
