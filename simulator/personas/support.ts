@@ -4,7 +4,7 @@ import type { OperationKind } from '../../src/spec/index.js';
 import type {
   ApplicationStepRecord, JobOfferRecord, JobboardActivityRecord, JobboardJobOfferRecord,
 } from '../store.js';
-import type { JsonObject, RequestContext, SimResponse } from './types.js';
+import type { JsonObject, Persona, RequestContext, SimResponse } from './types.js';
 
 export function kindIs(ctx: RequestContext, ...kinds: OperationKind[]): boolean {
   return ctx.operation !== undefined && kinds.includes(ctx.operation.kind);
@@ -110,4 +110,20 @@ export function rewriteNextLinkQuery(ctx: RequestContext, res: SimResponse, rewr
   const url = parseLink(ctx, link);
   rewrite(url.searchParams);
   setNextLink(res, formatLink(link, url));
+}
+
+/** A legal variant that answers a partially successful batch with another status than 207 (the body is unchanged). */
+export function partialSuccessWith(status: number, statusText: string): Persona {
+  return {
+    name: `partial-success-${status}`,
+    kind: 'variant',
+    description: `A partly valid batch stores its valid items and answers {message, data, errors} with status ${status} ${statusText} instead of 207.`,
+    interprets: ['STATUS_CODES', 'STATUS_CODE_BODY_MAPPING'],
+    declared: { statusCodes: { partialSuccess: status } },
+    hooks: {
+      afterHandler(_ctx, res) {
+        if (res.outcome === 'partialSuccess') res.status = status;
+      },
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import type { RunReport } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
 import { htmlReport } from './html.js';
-import type { PageData } from './html-data.js';
+import type { PageData } from './page-data.js';
 import { summaryOf } from './merge.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
 

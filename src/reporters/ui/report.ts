@@ -2,34 +2,13 @@
 // Content-Security-Policy pins (html.ts): the exchanges (drawn from the embedded data when shown), the filter bar,
 // the matrix's cell links, copy buttons and printing. Everything but the exchanges is in the markup already.
 
+import type { PageAssertion, PageData, PageExchange, PageResidue } from '../page-data.js';
+
 function all<T extends Element = HTMLElement>(sel: string, root?: ParentNode): T[] {
   return Array.prototype.slice.call((root || document).querySelectorAll(sel)) as T[];
 }
 function byId<T extends HTMLElement = HTMLElement>(id: string): T | null {
   return document.getElementById(id) as T | null;
-}
-
-/** One exchange as html-data.ts packs it: plain text only, put in the page with textContent. */
-interface PageExchange {
-  head: string;
-  request: string;
-  requestHeaders: [string, string][];
-  requestBody?: string;
-  status?: string;
-  responseHeaders?: [string, string][];
-  note?: string;
-  responseBody?: string;
-  transport?: string;
-  curl: string;
-}
-/** held?, level, clause, the clause's title, message, exchange index. */
-type PageAssertion = [0 | 1, string, string, string, string, number | null];
-/** resource, operation, reference, id, case id, the case's anchor, created at. */
-type PageResidue = [string, string, string, string, string, string, string];
-interface PageData {
-  exchanges: Record<string, PageExchange[] | undefined>;
-  assertions: Record<string, PageAssertion[] | undefined>;
-  residue: PageResidue[];
 }
 
 /** The page's data (html-data.ts): gzip + base64 in an inert <script type="application/gzip+base64">, unpacked once. */
