@@ -46,8 +46,8 @@ export interface AdminTarget {
   adminToken: string | undefined;
   maxBodyBytes: number;
   health(): JsonObject;
-  reset(): SeedCounts;
-  reseed(seed: number, records: number): SeedCounts;
+  reset(): Promise<SeedCounts>;
+  reseed(seed: number, records: number): Promise<SeedCounts>;
   current(): { seed: number; records: number };
   journal(limit?: number): JournalEntry[];
   expiredToken(): string;
@@ -104,7 +104,7 @@ async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer
   const records = whole(body['records'] ?? current.records, 'records', MAX_RECORDS);
   const problems = [seed, records].filter((v): v is string => typeof v === 'string');
   if (problems.length > 0) return { outcome: 'validation', body: errorBody('The reseed request is not valid.', problems) };
-  const counts = target.reseed(seed as number, records as number);
+  const counts = await target.reseed(seed as number, records as number);
   return { outcome: 'ok', body: { message: `Reseeded with seed ${String(seed)}, ${String(records)} records.`, data: [counts] } };
 }
 
@@ -152,7 +152,7 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
     case 'health':
       return { outcome: 'ok', body: { message: 'The simulator is up.', data: [target.health()] } };
     case 'reset': {
-      const counts = target.reset();
+      const counts = await target.reset();
       const { seed, records } = target.current();
       return { outcome: 'ok', body: { message: `Store reset to seed ${seed} (${records} records); journal emptied.`, data: [counts] } };
     }

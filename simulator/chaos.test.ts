@@ -136,7 +136,7 @@ describe('simulator: latency and chaos', () => {
         };
         try {
           const first = await run();
-          t.sim.reset();
+          await t.sim.reset();
           return { first, again: await run() };
         } finally {
           await t.close();

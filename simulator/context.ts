@@ -41,6 +41,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Buffer;
+  /** The envelope body was serialized from, when it is exactly bodyJson(value) (the journal keeps this instead). */
+  value?: JsonObject;
 }
 
 export type AuthVerdict =

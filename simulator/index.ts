@@ -17,7 +17,7 @@ import { rules } from './rules.js';
 import type { SeedCounts } from './seed.js';
 import { seedStoreCached } from './seed-cache.js';
 import { Pipeline, type PipelineState } from './server.js';
-import { atsJobOfferFixtureIds } from './personas/index.js';
+import { atsJobOfferFixtureIds } from './personas/catalogue.js';
 import { applySnapshot, parseSnapshot, snapshotText } from './snapshot.js';
 import { StateFile, readState } from './state.js';
 import { Store } from './store.js';
@@ -27,7 +27,6 @@ export type { Persona } from './personas/types.js';
 export type { SeedCounts } from './seed.js';
 export type { Store } from './store.js';
 export type { Journal, JournalEntry } from './journal.js';
-export { allPersonas, personaByName } from './personas/index.js';
 
 export interface Simulator {
   /** The spec's {base_url}: origin plus the base path (a persona with a base path, switched on, changes it). */
@@ -51,9 +50,9 @@ export interface Simulator {
   /** Stops listening and ends every connection, keep-alive ones included. */
   close(): Promise<void>;
   /** Back to the seeded data (the current seed and volume) with an empty journal and the chaos sequence from its start; tokens stay valid. */
-  reset(): void;
+  reset(): Promise<void>;
   /** New seed data; also becomes what reset() returns to. */
-  reseed(seed: number, records: number): SeedCounts;
+  reseed(seed: number, records: number): Promise<SeedCounts>;
   /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
   expiredToken(): string;
   /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
@@ -154,7 +153,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     applySnapshot(store, saved);
     current = { seed: saved.seed, records: saved.records };
     seeded = countsOf(store);
-  } else seeded = seedStoreCached(store, current.seed, current.records);
+  } else seeded = await seedStoreCached(store, current.seed, current.records);
   const exportSnapshot = (): string => snapshotText(store, current, resolved.now());
   const stateFile = resolved.stateFile !== undefined ? new StateFile(resolved.stateFile, exportSnapshot) : undefined;
   if (stateFile) {
@@ -179,9 +178,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const state: PipelineState = { options: resolved, store, tokens, journal, baseUrl: '', chaos, journaled: () => dashboard?.journaled() };
   const pipeline = new Pipeline(state);
   let origin = '';
-  const reseed = (seed: number, records: number): SeedCounts => {
-    current = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
-    seeded = seedStoreCached(store, current.seed, current.records);
+  const reseed = async (seed: number, records: number): Promise<SeedCounts> => {
+    const next = { seed: integer('seed', seed, 0, Number.MAX_SAFE_INTEGER), records: integer('records', records, 0, MAX_RECORDS) };
+    seeded = await seedStoreCached(store, next.seed, next.records);
+    current = next;
     journal.clear();
     chaos.rewind();
     dashboard?.journalCleared();
@@ -308,8 +308,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
       return closing;
     },
-    reset() {
-      admin.reset();
+    async reset() {
+      await admin.reset();
     },
     reseed,
     expiredToken: admin.expiredToken,

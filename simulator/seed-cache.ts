@@ -2,12 +2,13 @@
 // snapshot per (seed, volume) beside this module, under a hash of the generator's compiled files and faker's
 // version. Loading it takes milliseconds where generating takes most of a cold start-up; any change to the
 // generator changes the hash, so stale data is never served. Writing is best effort (the package may be read-only).
+// The generator (and faker with it, a sixth of a cold start-up) is loaded only when the data is not kept yet.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedStore, type SeedCounts } from './seed.js';
+import type { SeedCounts } from './seed.js';
 import { applySnapshot, parseSnapshot, snapshotText, writeFileAtomic } from './snapshot.js';
 import type { Store } from './store.js';
 
@@ -43,8 +44,8 @@ function prune(): void {
 }
 
 /** seedStore() with the result kept: the same data, byte for byte, as generating it. */
-export function seedStoreCached(store: Store, seed: number, records: number): SeedCounts {
-  if (records > MAX_CACHED_RECORDS) return seedStore(store, seed, records);
+export async function seedStoreCached(store: Store, seed: number, records: number): Promise<SeedCounts> {
+  if (records > MAX_CACHED_RECORDS) return (await import('./seed.js')).seedStore(store, seed, records);
   let file: string | undefined;
   try {
     file = join(CACHE_DIR, `${generatorIdentity()}-${seed}-${records}.json`);
@@ -56,6 +57,8 @@ export function seedStoreCached(store: Store, seed: number, records: number): Se
   } catch {
     // Not cached yet (or unreadable): generate.
   }
+  // The store is untouched until the generator has loaded: seeding itself is synchronous, so no request sees it half done.
+  const { seedStore } = await import('./seed.js');
   const counts = seedStore(store, seed, records);
   if (file) {
     try {

@@ -413,6 +413,7 @@ export class Pipeline {
         status: response.status,
         headers: { 'content-type': 'application/json', ...response.headers },
         body: bodyJson(response.body),
+        value: response.body,
       };
     } catch (error) {
       const message = `The simulator could not serialize its answer: ${(error as Error).message}`;
@@ -447,7 +448,7 @@ export class Pipeline {
       clientId: ctx.clientId ?? null,
       rawHeaders: req.rawHeaders,
       requestBody: ctx.rawBody,
-      responseBody: raw === 'sent' ? undefined : raw.body,
+      responseBody: raw === 'sent' ? undefined : raw.value ? { value: raw.value } : raw.body,
       ...(evicted ? { note: evictionNote(evicted, this.state.tokens.cap) } : {}),
     }, isToken);
     this.state.journaled?.();

@@ -6,7 +6,7 @@ import type { FailOn, RunVerdict } from './engine/verdict.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import { embeddedSimulator } from './cli/compose.js';
 
-export { allPersonas, personaByName } from '../simulator/index.js';
+export { allPersonas, personaByName } from '../simulator/personas/index.js';
 export { startSimulator } from './cli/compose.js';
 export type { Simulator, SimulatorOptions, Persona } from '../simulator/index.js';
 export { defineCheck, pass, fail, judge } from './checks/registry.js';

@@ -40,8 +40,8 @@ export interface DashboardHost {
   options(): ResolvedOptions;
   baseUrl(): string;
   current(): { seed: number; records: number };
-  reset(): SeedCounts;
-  reseed(seed: number, records: number): SeedCounts;
+  reset(): Promise<SeedCounts>;
+  reseed(seed: number, records: number): Promise<SeedCounts>;
   setPersonas(personas: readonly Persona[]): void;
   expiredToken(): string;
   /** The harness, handed in by the composition root; without it "Run conformance" is not available. */
@@ -197,7 +197,7 @@ export class Dashboard {
       case 'reset': {
         const refused = allow('POST');
         if (refused) return refused;
-        const counts = this.host.reset();
+        const counts = await this.host.reset();
         const { seed, records } = this.host.current();
         return ok(`Reset to seed ${seed} (${records} records); journal emptied.`, [counts]);
       }
@@ -302,13 +302,13 @@ export class Dashboard {
     return ok(`Chaos ${describeChaos(next)}.`, [this.chaosView(next)]);
   }
 
-  private reseed(body: Json): Answer {
+  private async reseed(body: Json): Promise<Answer> {
     const problems: string[] = [];
     const current = this.host.current();
     const seed = wholeNumber(body['seed'], 'seed', 0, Number.MAX_SAFE_INTEGER, problems) ?? current.seed;
     const records = wholeNumber(body['records'], 'records', 0, MAX_RECORDS, problems) ?? current.records;
     if (problems.length > 0) return fail(400, 'The reseed request is not valid.', problems);
-    const counts = this.host.reseed(seed, records);
+    const counts = await this.host.reseed(seed, records);
     return ok(`Reseeded with seed ${seed}, ${records} records.`, [counts]);
   }
 

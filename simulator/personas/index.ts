@@ -1,5 +1,4 @@
 // Every persona the simulator knows, for --fault and --variant and for the harness's self-check (src/selfcheck).
-import type { Store } from '../store.js';
 import type { Persona } from './types.js';
 import { allOrNothingBatch } from './faults/all-or-nothing-batch.js';
 import { anyTokenAccepted } from './faults/any-token-accepted.js';
@@ -220,10 +219,4 @@ export function personaByName(name: string): Persona | undefined {
   return PERSONAS.find((p) => p.name === name);
 }
 
-/** The {id} of the first job offer in the store, through the persona that changes what {id} means, if any. */
-export function atsJobOfferFixtureIds(store: Store, personas: readonly Persona[]): string[] {
-  const first = store.jobOffers.values()[0];
-  if (!first) return [];
-  const idOf = personas.find((p) => p.atsJobOfferId)?.atsJobOfferId;
-  return [idOf?.(store, first.reference) ?? first.reference];
-}
+export { atsJobOfferFixtureIds } from './catalogue.js';

@@ -6,6 +6,7 @@ import { clause, interpretation, interpretations } from '../../src/spec/index.js
 import { createFaker, jobOffer } from '../../src/data/factories.js';
 import { errorReply } from '../envelope.js';
 import { items, startTest, type Harness } from '../test-support.js';
+import { loadPersona, personaKind, personaNames } from './catalogue.js';
 import { allPersonas, personaByName } from './index.js';
 import type { Persona } from './types.js';
 
@@ -24,12 +25,20 @@ describe('simulator personas', () => {
     expect(allPersonas('variant').map((p) => p.name)).to.include.members(['relative-next-link', 'path-prefix']);
   });
 
-  it('lists every module of faults/ and variants/, each named after its file', () => {
+  it('lists every module of faults/ and variants/, each named after its file', async () => {
     const here = dirname(fileURLToPath(import.meta.url));
     for (const kind of ['fault', 'variant'] as const) {
       const files = readdirSync(join(here, `${kind}s`)).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
       expect(allPersonas(kind).map((p) => p.name).sort(), `${kind}s/`).to.deep.equal(files.sort());
+      // The catalogue that `rdx simulate` reads instead of loading every module finds the same personas.
+      expect(personaNames(kind), `catalogue of ${kind}s/`).to.deep.equal(files.sort());
     }
+    for (const p of allPersonas()) {
+      expect(personaKind(p.name), p.name).to.equal(p.kind);
+      expect(await loadPersona(p.name), p.name).to.equal(p);
+    }
+    expect(await loadPersona('no-such-persona')).to.equal(undefined);
+    expect(personaKind('index')).to.equal(undefined);
   });
 
   it('has at least 30 faults, each breaking exactly one clause, and variants that break none', () => {

@@ -4,14 +4,15 @@ import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
-import { allPersonas, personaByName, type Persona } from '../../../simulator/personas/index.js';
+import { loadPersona, personaKind, personaNames } from '../../../simulator/personas/catalogue.js';
+import type { Persona } from '../../../simulator/personas/types.js';
 import { startSimulator } from '../compose.js';
 
 const ENV_ID = 'RDX_SIM_CLIENT_ID';
 const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';
 
 export function builder(y: Argv): Argv {
-  const names = (kind: Persona['kind']): string => allPersonas(kind).map((p) => p.name).join(', ') || 'none yet';
+  const names = (kind: Persona['kind']): string => personaNames(kind).join(', ') || 'none yet';
   return y
     .usage('rdx simulate [options]\n\nServes the whole API from generated data (the same seed gives the same data). Stop it with Ctrl-C.')
     .option('port', { type: 'number', default: 8080, describe: 'Port to listen on (0 picks a free one)' })
@@ -44,11 +45,10 @@ export function builder(y: Argv): Argv {
     .example('rdx simulate --state sandbox.json', 'A shared sandbox whose records survive a restart');
 }
 
-function persona(kind: Persona['kind'], name: unknown): Persona | undefined {
+async function persona(kind: Persona['kind'], name: unknown): Promise<Persona | undefined> {
   if (name === undefined) return undefined;
-  const found = personaByName(String(name));
-  if (found?.kind === kind) return found;
-  const known = allPersonas(kind).map((p) => p.name);
+  if (personaKind(String(name)) === kind) return loadPersona(String(name));
+  const known = personaNames(kind);
   throw new UsageError(`unknown ${kind} ${JSON.stringify(String(name))}; known ${kind}s: ${known.length > 0 ? known.join(', ') : 'none yet'}`);
 }
 
@@ -77,7 +77,7 @@ function waitForSignal(): Promise<NodeJS.Signals> {
 }
 
 export async function handler(argv: Record<string, unknown>): Promise<number> {
-  const personas = [persona('fault', argv['fault']), persona('variant', argv['variant'])].filter((p): p is Persona => p !== undefined);
+  const personas = [await persona('fault', argv['fault']), await persona('variant', argv['variant'])].filter((p): p is Persona => p !== undefined);
   const clientId = (argv['clientId'] as string | undefined) ?? process.env[ENV_ID];
   const flagSecret = argv['clientSecret'] as string | undefined;
   const clientSecret = flagSecret ?? process.env[ENV_SECRET];
