@@ -71,6 +71,8 @@ type Answer = { outcome: Outcome; body: JsonObject; headers?: Record<string, str
 const ROUTES: Readonly<Record<string, readonly string[]>> = {
   health: ['GET'], reset: ['POST'], reseed: ['POST'], journal: ['GET'], 'expired-token': ['POST'], snapshot: ['GET', 'PUT'],
 };
+/** An export is a download, under this name. */
+export const SNAPSHOT_DISPOSITION = 'attachment; filename="rdx-simulator-snapshot.json"';
 /** A snapshot may be far larger than an API request body: 1M records take about 400 MB. */
 export const SNAPSHOT_MAX_BYTES = 1024 ** 3;
 
@@ -108,19 +110,30 @@ async function reseed(target: AdminTarget, req: IncomingMessage): Promise<Answer
   return { outcome: 'ok', body: { message: `Reseeded with seed ${String(seed)}, ${String(records)} records.`, data: [counts] } };
 }
 
-async function importSnapshot(target: AdminTarget, req: IncomingMessage): Promise<Answer> {
+/** What became of a snapshot sent to be imported: the store's new counts, or why nothing changed. */
+export type SnapshotReceipt =
+  | { imported: SeedCounts }
+  | { refused: string; outcome: 'payloadTooLarge' | 'validation'; headers?: Record<string, string> };
+
+/** Reads a snapshot from the request body and imports it, all or nothing (the admin API and the dashboard both take one). */
+export async function receiveSnapshot(req: IncomingMessage, importSnapshot: (text: string) => SeedCounts): Promise<SnapshotReceipt> {
   const raw = await readBody(req, SNAPSHOT_MAX_BYTES);
-  if (!raw) return fail('payloadTooLarge', `The snapshot is larger than ${SNAPSHOT_MAX_BYTES} bytes.`, { connection: 'close' });
+  if (!raw) return { refused: `The snapshot is larger than ${SNAPSHOT_MAX_BYTES} bytes.`, outcome: 'payloadTooLarge', headers: { connection: 'close' } };
   const text = utf8(raw);
-  if (text === undefined) return fail('validation', 'The snapshot was refused, nothing changed: it is not UTF-8 text.');
+  if (text === undefined) return { refused: 'The snapshot was refused, nothing changed: it is not UTF-8 text.', outcome: 'validation' };
   try {
-    const counts = target.importSnapshot(text);
-    const { seed, records } = target.current();
-    return { outcome: 'ok', body: { message: `Snapshot imported (seed ${seed}, ${records} records at first); the store holds its records now.`, data: [counts] } };
+    return { imported: importSnapshot(text) };
   } catch (error) {
-    if (error instanceof SnapshotError) return fail('validation', `The snapshot was refused, nothing changed: ${error.message}.`);
+    if (error instanceof SnapshotError) return { refused: `The snapshot was refused, nothing changed: ${error.message}.`, outcome: 'validation' };
     throw error;
   }
+}
+
+async function importSnapshot(target: AdminTarget, req: IncomingMessage): Promise<Answer> {
+  const receipt = await receiveSnapshot(req, (text) => target.importSnapshot(text));
+  if ('refused' in receipt) return fail(receipt.outcome, receipt.refused, receipt.headers);
+  const { seed, records } = target.current();
+  return { outcome: 'ok', body: { message: `Snapshot imported (seed ${seed}, ${records} records at first); the store holds its records now.`, data: [receipt.imported] } };
 }
 
 async function answer(target: AdminTarget, req: IncomingMessage, name: string, query: URLSearchParams): Promise<Answer> {
@@ -147,7 +160,7 @@ async function answer(target: AdminTarget, req: IncomingMessage, name: string, q
   switch (name) {
     case 'snapshot':
       return req.method === 'GET'
-        ? { outcome: 'ok', body: {}, raw: target.exportSnapshot(), headers: { 'content-disposition': 'attachment; filename="rdx-simulator-snapshot.json"' } }
+        ? { outcome: 'ok', body: {}, raw: target.exportSnapshot(), headers: { 'content-disposition': SNAPSHOT_DISPOSITION } }
         : importSnapshot(target, req);
     case 'health':
       return { outcome: 'ok', body: { message: 'The simulator is up.', data: [target.health()] } };

@@ -169,6 +169,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     applySnapshot(store, snapshot);
     current = { seed: snapshot.seed, records: snapshot.records };
     seeded = countsOf(store);
+    dashboard?.storeReplaced();
     return seeded;
   };
   const startedAt = resolved.now();
@@ -224,6 +225,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       adminToken: resolved.adminToken, maxBodyBytes: resolved.maxBodyBytes, store, journal, chaos,
       options: () => state.options, baseUrl: () => state.baseUrl, current: () => current,
       reset: admin.reset, reseed, setPersonas, expiredToken: admin.expiredToken, conformance: options.conformance,
+      exportSnapshot, importSnapshot,
     });
     admin.dashboard = dashboard;
   }

@@ -3,11 +3,12 @@
 // verdict of a conformance run red, and the page loads nothing beyond its own origin. Screenshots of each step
 // go to reports/dashboard-*.png. CI installs chromium; where it is absent the suite says why and skips.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { packageRoot } from '../../src/spec/index.js';
+import { parseSnapshot } from '../snapshot.js';
 import { Client, startTest, type Harness } from '../test-support.js';
 import { conformanceRunner } from '../../src/cli/compose.js';
 
@@ -65,12 +66,15 @@ describe('dashboard in headless Chromium', function () {
   let t: Harness;
   let b: Browser | undefined;
   let page: Page;
+  /** Snapshot files the page downloads or is given to import. */
+  let files = '';
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
       console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
       this.skip();
     }
+    files = mkdtempSync(join(tmpdir(), 'rdx-snapshots-'));
     t = await startTest({ records: 1000, conformance: conformanceRunner() }, false);
     b = await openBrowser(new URL(t.sim.baseUrl).origin);
     page = b.page;
@@ -81,6 +85,7 @@ describe('dashboard in headless Chromium', function () {
   after(async () => {
     await b?.close();
     await t?.close();
+    if (files) rmSync(files, { recursive: true, force: true });
   });
 
   it('shows the quick start: base URL, client, the demo secret and curl lines', async () => {
@@ -138,6 +143,64 @@ describe('dashboard in headless Chromium', function () {
     await page.locator('#r-info', { hasText: '1 record' }).waitFor();
     await page.fill('#r-search', 'no record has this text');
     await page.locator('#r-empty').waitFor({ state: 'visible' });
+  });
+
+  it('exports a snapshot, and importing that file after a reseed brings the store and its counts back', async () => {
+    await page.click('[data-resource="job-offers"]');
+    const offers = t.sim.store.jobOffers.size;
+    await page.locator('#r-info', { hasText: `${offers.toLocaleString('en-US')} records` }).waitFor();
+    const counts = await page.textContent('#d-counts');
+    const before = t.sim.store.dump();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#d-export')]);
+    const exported = join(files, 'exported.json');
+    await download.saveAs(exported);
+    expect(download.suggestedFilename()).to.equal('rdx-simulator-snapshot.json');
+    expect(parseSnapshot(readFileSync(exported, 'utf8')).store).to.deep.equal(before);
+    await page.locator('#d-snap', { hasText: 'Exported rdx-simulator-snapshot.json' }).waitFor();
+
+    await page.fill('#d-seed', '4');
+    await page.fill('#d-records', '200');
+    await page.click('#d-reseed');
+    await page.locator('#h-chips', { hasText: 'seed 4 · 200 records' }).waitFor({ timeout: 10_000 });
+    await page.locator('#r-info', { hasText: `${t.sim.store.jobOffers.size} records` }).waitFor();
+    expect(await page.textContent('#d-counts')).to.not.equal(counts);
+
+    await page.setInputFiles('#d-import-file', exported);
+    await page.locator('#d-snap', { hasText: 'Snapshot imported' }).waitFor({ timeout: 10_000 });
+    expect(await page.getAttribute('#d-snap', 'class')).to.not.include('bad');
+    expect(await page.textContent('#d-snap')).to.include(`ATS job offers ${offers.toLocaleString('en-US')}`);
+    // The data views follow: the header, the counts and the records listing.
+    await page.locator('#h-chips', { hasText: 'seed 1 · 1,000 records' }).waitFor({ timeout: 10_000 });
+    await page.locator('#r-info', { hasText: `${offers.toLocaleString('en-US')} records` }).waitFor();
+    expect(await page.textContent('#d-counts')).to.equal(counts);
+    expect(t.sim.store.dump()).to.deep.equal(before);
+    await shot(page, 'snapshot');
+  });
+
+  it('refuses a corrupt snapshot, shows the server\'s words as text, and changes nothing', async () => {
+    const counts = await page.textContent('#d-counts');
+    const before = t.sim.store.dump();
+    const logged = b?.problems.length ?? 0;
+    const hostile = '<img src=x onerror="document.title=\'owned\'">';
+    const corrupt = join(files, 'corrupt.json');
+    writeFileSync(corrupt, JSON.stringify({ format: 'rdx-simulator-snapshot', version: hostile, seed: 1, records: 1, store: {} }));
+    await page.setInputFiles('#d-import-file', corrupt);
+    const refusal = page.locator('#d-snap.bad');
+    await refusal.waitFor({ timeout: 10_000 });
+    expect(await refusal.textContent()).to.equal(`The snapshot was refused, nothing changed: snapshot format version ${JSON.stringify(hostile)}; this simulator reads version 1.`);
+    expect(await page.locator('#d-snap *').count(), 'text, never markup').to.equal(0);
+    expect(await page.title()).to.not.equal('owned');
+
+    writeFileSync(corrupt, '{"format": "rdx-simulator-snapshot", "version": 1, "store": {');
+    await page.setInputFiles('#d-import-file', corrupt);
+    await page.locator('#d-snap.bad', { hasText: 'nothing changed: not JSON' }).waitFor({ timeout: 10_000 });
+    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(await page.textContent('#d-counts')).to.equal(counts);
+    // Each refusal logs the browser's own "400" line; nothing else may.
+    const refusals = b?.problems.splice(logged) ?? [];
+    expect(refusals.filter((p) => !/status of 400/.test(p))).to.deep.equal([]);
+    expect(refusals).to.have.length(2);
   });
 
   it('switches a fault persona on, and a conformance run turns NOT CONFORMANT, catching the clause it breaks', async () => {
@@ -202,6 +265,11 @@ describe('dashboard behind an admin token, in headless Chromium', function () {
       await client.get('/ats/job-offers');
       await client.close();
       await b.page.locator('#j-body tr', { hasText: '/ats/job-offers' }).waitFor({ timeout: 10_000 });
+      // A link could not carry the token: the page fetches the snapshot with it in a header.
+      const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.click('#d-export')]);
+      const exported = await download.path();
+      expect(parseSnapshot(readFileSync(exported, 'utf8')).store).to.deep.equal(t.sim.store.dump());
+      await b.page.locator('#d-snap', { hasText: 'Exported' }).waitFor();
       expect(seen.filter((u) => u.includes(TOKEN)), 'the token never goes into a URL').to.deep.equal([]);
       expect(b.outside).to.deep.equal([]);
       // The refused attempt logs the browser's own "401" line; nothing else may.

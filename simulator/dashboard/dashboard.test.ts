@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { JournalEntry } from '../journal.js';
+import { parseSnapshot } from '../snapshot.js';
 import { personaByName } from '../personas/index.js';
 import { Client, items, startTest, type Harness, type Reply } from '../test-support.js';
 import type { JournalSummary } from './events.js';
@@ -309,6 +310,70 @@ describe('simulator: dashboard', function () {
     expect(items(await admin.get('/api/state'))[0]).to.include({ seed: 1, records: 100 });
   });
 
+  it('exports a snapshot as a download and imports it back: the store is again what was exported', async () => {
+    const exported = await admin.get('/api/snapshot');
+    expect(exported.status).to.equal(200);
+    expect(exported.headers['content-disposition']).to.equal('attachment; filename="rdx-simulator-snapshot.json"');
+    expect(exported.headers['cache-control']).to.equal('no-store');
+    const before = t.sim.store.dump();
+    expect(parseSnapshot(exported.text).store).to.deep.equal(before);
+    const counts = t.sim.store.counts();
+
+    expect((await admin.post('/api/reseed', { seed: 7, records: 60 }, { headers: WRITE })).status).to.equal(200);
+    expect(t.sim.store.counts()).to.not.deep.equal(counts);
+    const stream = await EventStream.open(`${t.sim.adminUrl ?? ''}api/events`);
+    try {
+      await stream.next((e) => e.event === 'journal' && e.data['snapshot'] === true);
+      const imported = await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: { ...WRITE, 'content-type': 'application/json' } });
+      expect(imported.status, imported.text).to.equal(200);
+      expect(data(imported)[0]).to.deep.equal(counts);
+      expect(imported.body.message).to.match(/^Snapshot imported: the store holds its \d+ records now \(first seeded with seed 1, 100 records\)\.$/);
+      await stream.next((e) => e.event === 'state');
+    } finally {
+      await stream.close();
+    }
+    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(items(await admin.get('/api/state'))[0]).to.include({ seed: 1, records: 100 });
+  });
+
+  it('refuses a corrupt or foreign snapshot, or one sent without its header, and changes nothing', async () => {
+    const before = t.sim.store.dump();
+    const put = (raw: string, headers: Record<string, string> = WRITE): Promise<Reply> => admin.send('PUT', '/api/snapshot', { raw, headers });
+    for (const [raw, why] of [
+      ['{"format": "rdx-simulator-snapshot", "version": 1, <img src=x onerror=alert(1)>', /not JSON/],
+      ['{"users": []}', /not an rdx simulator snapshot/],
+      [(await admin.get('/api/snapshot')).text.replace('"version":1', '"version":9'), /snapshot format version 9/],
+    ] as const) {
+      const refused = await put(raw);
+      expect(refused.status, refused.text).to.equal(400);
+      expect(refused.body.message).to.match(/^The snapshot was refused, nothing changed: /).and.match(why);
+      expect(refused.body.errors).to.be.an('array');
+    }
+    const valid = (await admin.get('/api/snapshot')).text;
+    expect((await admin.post('/api/reseed', { seed: 5, records: 30 }, { headers: WRITE })).status).to.equal(200);
+    const reseeded = t.sim.store.dump();
+    expect((await put(valid, {})).status, 'without X-Rdx-Dashboard').to.equal(403);
+    expect((await put(valid, { ...WRITE, origin: 'http://evil.example' })).status, 'from another origin').to.equal(403);
+    expect((await admin.get('/api/snapshot', { headers: { host: 'evil.example' } })).status, 'under a foreign name').to.equal(403);
+    expect((await admin.send('DELETE', '/api/snapshot', { headers: WRITE })).headers['allow']).to.equal('GET, PUT');
+    expect(t.sim.store.dump()).to.deep.equal(reseeded);
+    expect((await put(valid)).status).to.equal(200);
+    expect(t.sim.store.dump()).to.deep.equal(before);
+  });
+
+  it('tells a live page when the store was replaced through the admin API too', async () => {
+    const stream = await EventStream.open(`${t.sim.adminUrl ?? ''}api/events`);
+    try {
+      await stream.next((e) => e.event === 'journal' && e.data['snapshot'] === true);
+      expect(stream.events.some((e) => e.event === 'state')).to.equal(false);
+      const text = t.sim.exportSnapshot();
+      expect((await admin.send('PUT', '/snapshot', { raw: text, headers: { 'x-rdx-admin': '1' } })).status).to.equal(200);
+      await stream.next((e) => e.event === 'state');
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('runs conformance against itself, one run at a time, and serves the report', async () => {
     const started = await admin.post('/api/runs', {}, { headers: WRITE });
     expect(started.status).to.equal(202);
@@ -392,6 +457,22 @@ describe('simulator: dashboard behind an admin token', function () {
     expect(allowed.status).to.equal(200);
     expect(items(allowed)[0]).to.include({ adminTokenRequired: true });
     expect(allowed.text).to.not.include(TOKEN);
+  });
+
+  it('exports and imports a snapshot only with the token', async () => {
+    const auth = { 'x-rdx-admin-token': TOKEN };
+    expect((await admin.get('/api/snapshot')).status).to.equal(401);
+    const exported = await admin.get('/api/snapshot', { headers: auth });
+    expect(exported.status).to.equal(200);
+    expect(exported.text).to.not.include(TOKEN);
+    const before = t.sim.store.dump();
+    await admin.post('/api/reseed', { seed: 9, records: 20 }, { headers: { ...auth, ...WRITE } });
+    const reseeded = t.sim.store.dump();
+    expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: WRITE })).status).to.equal(401);
+    expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: { ...WRITE, 'x-rdx-admin-token': 'wrong' } })).status).to.equal(401);
+    expect(t.sim.store.dump()).to.deep.equal(reseeded);
+    expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: { ...auth, ...WRITE } })).status).to.equal(200);
+    expect(t.sim.store.dump()).to.deep.equal(before);
   });
 
   it('opens a report with a one-time ticket, never with the token in the URL', async () => {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { harnessVersion } from '../../src/version.js';
-import { ADMIN_TOKEN_HEADER, LOOPBACK_HOST, sameOrigin } from '../admin.js';
+import { ADMIN_TOKEN_HEADER, LOOPBACK_HOST, SNAPSHOT_DISPOSITION, receiveSnapshot, sameOrigin } from '../admin.js';
 import { secretsEqual } from '../auth.js';
 import { chaosActive, chaosSettings, describeChaos, type Chaos, type ChaosSettings } from '../chaos.js';
 import { errorBody } from '../envelope.js';
@@ -43,6 +43,9 @@ export interface DashboardHost {
   reset(): Promise<SeedCounts>;
   reseed(seed: number, records: number): Promise<SeedCounts>;
   setPersonas(personas: readonly Persona[]): void;
+  /** The store as a snapshot document, and its replacement by one (throws SnapshotError: what is wrong). */
+  exportSnapshot(): string;
+  importSnapshot(text: string): SeedCounts;
   expiredToken(): string;
   /** The harness, handed in by the composition root; without it "Run conformance" is not available. */
   readonly conformance: ConformanceRunner | undefined;
@@ -114,6 +117,11 @@ export class Dashboard {
   /** The journal was emptied (reset or reseed, from wherever it came). */
   journalCleared(): void {
     this.hub.journalCleared();
+    this.hub.changed('state');
+  }
+
+  /** The store was replaced (a snapshot imported, from wherever it came): live pages reload what they show. */
+  storeReplaced(): void {
     this.hub.changed('state');
   }
 
@@ -203,6 +211,9 @@ export class Dashboard {
       }
       case 'reseed':
         return allow('POST') ?? this.reseed(await this.json(req));
+      case 'snapshot':
+        if (method === 'PUT') return this.importSnapshot(req);
+        return allow('GET', 'PUT') ?? this.exportSnapshot(res);
       case 'records':
         return allow('GET') ?? this.records(parts[1] ?? '', query);
       case 'journal':
@@ -310,6 +321,27 @@ export class Dashboard {
     if (problems.length > 0) return fail(400, 'The reseed request is not valid.', problems);
     const counts = await this.host.reseed(seed, records);
     return ok(`Reseeded with seed ${seed}, ${records} records.`, [counts]);
+  }
+
+  /** The snapshot as a download: the page fetches it (the admin token goes in a header, never in a link). */
+  private exportSnapshot(res: ServerResponse): 'done' {
+    const text = this.host.exportSnapshot();
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'application/json',
+      'content-disposition': SNAPSHOT_DISPOSITION,
+      'content-length': String(Buffer.byteLength(text)),
+    });
+    res.end(text);
+    return 'done';
+  }
+
+  private async importSnapshot(req: IncomingMessage): Promise<Answer> {
+    const receipt = await receiveSnapshot(req, (text) => this.host.importSnapshot(text));
+    if ('refused' in receipt) return fail(receipt.outcome === 'payloadTooLarge' ? 413 : 400, receipt.refused, undefined, receipt.headers);
+    const { seed, records } = this.host.current();
+    const total = Object.values(receipt.imported).reduce((n, c) => n + c, 0);
+    return ok(`Snapshot imported: the store holds its ${total} records now (first seeded with seed ${seed}, ${records} records).`, [receipt.imported]);
   }
 
   private records(resource: string, query: URLSearchParams): Answer {

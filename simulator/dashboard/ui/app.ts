@@ -120,20 +120,28 @@ function toast(message: string | undefined, bad: boolean): void {
   toastTimer = window.setTimeout(function () { t.hidden = true; }, 3800);
 }
 
-function api<T = Item>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
+const UNREACHABLE = 'The simulator cannot be reached.';
+/** Every dashboard call carries its own header (a cross-site page cannot send it) and the admin token if there is one. */
+function apiHeaders(): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json', 'x-rdx-dashboard': '1' };
   if (S.token) headers['x-rdx-admin-token'] = S.token;
+  return headers;
+}
+function reply<T>(res: Response): Promise<Reply<T>> {
+  return res.text().then(function (text) {
+    let json = {} as Body<T>;
+    try { json = text ? JSON.parse(text) as Body<T> : json; } catch { json = { message: text } as Body<T>; }
+    if (res.status === 401) showLogin('');
+    return { status: res.status, ok: res.ok, body: json };
+  });
+}
+/** body: sent as JSON, or as it is when it is a file (a snapshot). */
+function api<T = Item>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
+  const headers = apiHeaders();
   const init: RequestInit = { method: method, headers: headers, cache: 'no-store', credentials: 'same-origin' };
-  if (body !== undefined) { headers['content-type'] = 'application/json'; init.body = JSON.stringify(body); }
-  return fetch(API + path, init).then(function (res) {
-    return res.text().then(function (text) {
-      let json = {} as Body<T>;
-      try { json = text ? JSON.parse(text) as Body<T> : json; } catch { json = { message: text } as Body<T>; }
-      if (res.status === 401) showLogin('');
-      return { status: res.status, ok: res.ok, body: json };
-    });
-  }, function () {
-    return { status: 0, ok: false, body: { message: 'The simulator cannot be reached.' } as Body<T> };
+  if (body !== undefined) { headers['content-type'] = 'application/json'; init.body = body instanceof Blob ? body : JSON.stringify(body); }
+  return fetch(API + path, init).then(function (res) { return reply<T>(res); }, function () {
+    return { status: 0, ok: false, body: { message: UNREACHABLE } as Body<T> };
   });
 }
 function problem(r: Reply<unknown>): string {
@@ -164,6 +172,9 @@ $('login').addEventListener('submit', function (e) {
 /* ---------- state: header, quick start, data, chaos, run ---------- */
 function baseUrl() { return S.state ? location.origin + S.state.basePath : location.origin; }
 function shq(s: string): string { return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
+
+/** The store's counts as the page names them. */
+const COUNTS: [string, string][] = [['jobOffers', 'ATS job offers'], ['applicationSteps', 'Application steps'], ['jobboardActivities', 'Jobboard activities'], ['jobboardJobOffers', 'Jobboard job offers'], ['users', 'Users']];
 
 function renderState() {
   const st = S.state;
@@ -197,9 +208,9 @@ function renderState() {
   }
   const counts = clear($('d-counts'));
   const seeded = st.counts;
-  [['jobOffers', 'ATS job offers'], ['applicationSteps', 'Application steps'], ['jobboardActivities', 'Jobboard activities'], ['jobboardJobOffers', 'Jobboard job offers'], ['users', 'Users']].forEach(function (c) {
+  COUNTS.forEach(function (c) {
     counts.appendChild(h('dt', { text: c[1] }));
-    counts.appendChild(h('dd', { text: fmt(seeded[c[0] as string] || 0) }));
+    counts.appendChild(h('dd', { text: fmt(seeded[c[0]] || 0) }));
   });
   if (!$('chaos-form').contains(document.activeElement)) {
     input('c-latency').value = st.chaos.latency.join('; ');
@@ -337,6 +348,58 @@ $('chaos-form').addEventListener('submit', function (e) {
 });
 $('c-off').addEventListener('click', function () {
   api('PUT', 'chaos', { latency: [], errorRate: 0, dropRate: 0 }).then(function (r) { toast(r.ok ? 'Chaos off.' : problem(r), !r.ok); if (r.ok) refreshSoon(); });
+});
+
+/* ---------- snapshots: the store exported as a download, or replaced by an imported file ---------- */
+const SNAPSHOT_FILE = 'rdx-simulator-snapshot.json';
+/** The outcome stays on the page (a refusal can be long); the server's words are text, never markup. */
+function snapshotSays(text: string, bad: boolean): void {
+  const out = $('d-snap');
+  out.textContent = text;
+  out.className = bad ? 'now snap bad' : 'now snap';
+}
+function countsText(counts: Record<string, number>): string {
+  return COUNTS.map(function (c) { return c[1] + ' ' + fmt(counts[c[0]] || 0); }).join(' · ');
+}
+function bytes(n: number): string { return n < 1024 * 1024 ? fmt(Math.ceil(n / 1024)) + ' KB' : fmt(Math.round(n / 104857.6) / 10) + ' MB'; }
+/** Fetched rather than linked: a link cannot carry the admin token, which must never go into a URL. */
+$('d-export').addEventListener('click', function () {
+  const btn = button('d-export');
+  btn.disabled = true;
+  fetch(API + 'snapshot', { headers: apiHeaders(), cache: 'no-store', credentials: 'same-origin' }).then(function (res) {
+    if (!res.ok) return reply(res).then(function (r) { snapshotSays(problem(r), true); });
+    const named = /filename="([\w.-]+)"/.exec(res.headers.get('content-disposition') || '');
+    const name = named && named[1] ? named[1] : SNAPSHOT_FILE;
+    return res.blob().then(function (blob) {
+      const url = URL.createObjectURL(blob);
+      const link = h('a', { href: url, download: name, hidden: true });
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      window.setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+      snapshotSays('Exported ' + name + ' (' + bytes(blob.size) + ').', false);
+    });
+  }).catch(function () { snapshotSays(UNREACHABLE, true); }).then(function () { btn.disabled = false; });
+});
+$('d-import').addEventListener('click', function () { input('d-import-file').click(); });
+input('d-import-file').addEventListener('change', function (this: HTMLInputElement) {
+  const file = this.files && this.files[0];
+  this.value = '';
+  if (!file) return;
+  button('d-import').disabled = true;
+  snapshotSays('Importing ' + file.name + '…', false);
+  api<Record<string, number>>('PUT', 'snapshot', file).then(function (r) {
+    button('d-import').disabled = false;
+    const counts = r.ok ? r.body.data[0] : undefined;
+    if (!counts) {
+      snapshotSays(problem(r), true);
+      toast('The snapshot was refused; nothing changed.', true);
+      return;
+    }
+    snapshotSays((r.body.message || 'Snapshot imported.') + ' ' + countsText(counts) + '.', false);
+    toast('Snapshot imported.', false);
+    refreshSoon();
+  });
 });
 
 /* ---------- copy ---------- */
