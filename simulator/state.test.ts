@@ -107,14 +107,14 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     }
   });
 
-  it('serves cached seed data byte-identical to generating it', () => {
+  it('serves cached seed data byte-identical to generating it', async () => {
     for (const [seed, records] of [[3, 300], [4, 0]] as const) {
       const fresh = new Store();
       seedStore(fresh, seed, records);
       const expected = snapshotText(fresh, { seed, records }, 0);
       for (let i = 0; i < 2; i++) {
         const cached = new Store();
-        seedStoreCached(cached, seed, records);
+        await seedStoreCached(cached, seed, records);
         expect(snapshotText(cached, { seed, records }, 0), `seed ${seed}, pass ${i}`).to.equal(expected);
       }
     }

@@ -16,7 +16,7 @@ import { chaosActive, chaosSettings, describeChaos, type Chaos, type ChaosSettin
 import { errorBody } from '../envelope.js';
 import type { Journal } from '../journal.js';
 import { DEFAULT_CLIENT_SECRET, MAX_RECORDS, type ResolvedOptions } from '../options.js';
-import { allPersonas, atsJobOfferFixtureIds, personaByName } from '../personas/index.js';
+import { atsJobOfferFixtureIds } from '../personas/catalogue.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
 import { readBody, utf8 } from '../server.js';
@@ -198,7 +198,7 @@ export class Dashboard {
       }
       case 'personas':
         if (method === 'PUT') return this.setPersonas(await this.json(req));
-        return allow('GET', 'PUT') ?? ok(`${allPersonas().length} personas.`, this.personas());
+        return allow('GET', 'PUT') ?? this.listPersonas();
       case 'chaos':
         if (method === 'PUT') return this.setChaos(await this.json(req));
         return allow('GET', 'PUT') ?? ok(`Chaos ${describeChaos(this.host.chaos.settings)}.`, [this.chaosView(this.host.chaos.settings)]);
@@ -266,14 +266,22 @@ export class Dashboard {
     };
   }
 
-  private personas(): Json[] {
+  /** Every persona's module is loaded the first time a page asks for the list, not when the simulator starts. */
+  private async listPersonas(): Promise<Answer> {
+    const personas = await this.personas();
+    return ok(`${personas.length} personas.`, personas);
+  }
+
+  private async personas(): Promise<Json[]> {
+    const { allPersonas } = await import('../personas/index.js');
     const active = new Set(this.host.options().personas.map((p) => p.name));
     return allPersonas().map((p) => ({
       name: p.name, kind: p.kind, description: p.description, breaks: p.breaks ?? [], interprets: p.interprets ?? [], active: active.has(p.name),
     }));
   }
 
-  private setPersonas(body: Json): Answer {
+  private async setPersonas(body: Json): Promise<Answer> {
+    const { personaByName } = await import('../personas/index.js');
     const names = body['active'];
     if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
       return fail(400, 'The body must be {"active": ["persona-name", …]}.');
@@ -284,7 +292,7 @@ export class Dashboard {
     this.host.setPersonas(chosen);
     this.hub.changed('state');
     const text = chosen.length === 0 ? 'none' : chosen.map((p) => p.name).join(', ');
-    return ok(`Personas now: ${text}.`, this.personas());
+    return ok(`Personas now: ${text}.`, await this.personas());
   }
 
   private chaosView(s: ChaosSettings): Json {

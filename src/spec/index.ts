@@ -281,7 +281,10 @@ export function schemaRegistry(): Ajv2020 {
   // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   // validateFormats off: `format` is an annotation here, as JSON Schema 2020-12 makes it by default (see declaredFormat).
-  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false });
+  // validateSchema off: checking our schemas against the 2020-12 meta-schema compiled that meta-schema on every start,
+  // half the cost of the simulator's first answer; openapi.test.ts checks them against it instead. Each schema is
+  // compiled on first use (getSchema), so a token request does not compile the job offer schemas.
+  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false, validateSchema: false });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { loadSchema, schemaFiles } from './index.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -173,6 +174,18 @@ describe('spec/openapi.yaml', () => {
       if (op['operationId'] === 'requestToken') expect(op['security']).to.deep.equal([]);
       else expect(op, String(op['operationId'])).to.not.have.property('security');
     }
+  });
+
+  it('has schemas that are valid JSON Schema 2020-12 (the registry does not check them at run time)', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const meta = new Ajv2020({ strict: false });
+    const files = schemaFiles();
+    expect(files.length).to.be.greaterThan(4);
+    for (const file of files) {
+      expect(meta.validateSchema(loadSchema(file)), `${file}: ${meta.errorsText(meta.errors)}`).to.equal(true);
+    }
+    // The check itself can fail: a schema with a wrongly typed keyword is refused.
+    expect(meta.validateSchema({ type: 'object', required: 'title' })).to.equal(false);
   });
 
   it('resolves every $ref into ./schemas/ to an existing file and JSON pointer', () => {
