@@ -15,8 +15,11 @@ export interface ParsedDate {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number);
 }
 
 /** Reads `2026-03-01` or `2026-03-01T09:00:00Z` (also with an offset, a fraction, or no seconds); else undefined. */
@@ -59,12 +62,19 @@ export function formatHint(format: DateFormat): string {
 }
 
 const formatsByFile = new Map<string, ReadonlyMap<string, DateFormat>>();
+/** By schema URI too: every item of a batch asks, so the common case is one lookup and no string work. */
+const formatsByUri = new Map<string, ReadonlyMap<string, DateFormat>>();
 
 /** The fields of a schema file with a date `format`, for the schema URI of any of its definitions. */
 export function dateFieldsOf(schemaUri: string): ReadonlyMap<string, DateFormat> {
+  const known = formatsByUri.get(schemaUri);
+  if (known) return known;
   const file = schemaUri.slice(SCHEMA_BASE.length).split('#')[0] ?? '';
   let found = formatsByFile.get(file);
-  if (found) return found;
+  if (found) {
+    formatsByUri.set(schemaUri, found);
+    return found;
+  }
   const fields = new Map<string, DateFormat>();
   const defs = (loadSchema(file)['$defs'] ?? {}) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
   for (const def of Object.values(defs)) {
@@ -75,5 +85,6 @@ export function dateFieldsOf(schemaUri: string): ReadonlyMap<string, DateFormat>
   }
   found = fields;
   formatsByFile.set(file, found);
+  formatsByUri.set(schemaUri, found);
   return found;
 }

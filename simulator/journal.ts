@@ -237,6 +237,8 @@ function kept<B extends Body>(body: B | undefined, sensitive: boolean, known: Kn
   if (sensitive) return journalBody(body, known) ?? undefined;
   if (!(typeof body === 'string' || Buffer.isBuffer(body))) return body;
   if (body.length === 0) return undefined;
+  // A request body may be a view of a larger socket buffer, which the ring would otherwise keep alive whole.
+  if (Buffer.isBuffer(body) && body.length <= BODY_LIMIT) return body.buffer.byteLength > 2 * body.length ? Buffer.from(body) : body;
   if (body.length <= BODY_LIMIT) return body;
   return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);
 }

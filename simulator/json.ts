@@ -21,10 +21,24 @@ function itemJson(item: unknown): string {
 export function bodyJson(body: JsonObject): string {
   const data = body['data'];
   if (!Array.isArray(data) || body['meta'] === undefined) return JSON.stringify(body);
-  const members: string[] = [];
-  for (const [key, value] of Object.entries(body)) {
+  // The parts are joined once: a page is kilobytes, and each nested join or concatenation would copy it again.
+  const parts: string[] = ['{'];
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (value === undefined || typeof value === 'function') continue;
-    members.push(`${JSON.stringify(key)}:${key === 'data' ? `[${data.map(itemJson).join(',')}]` : JSON.stringify(value)}`);
+    if (parts.length > 1) parts.push(',');
+    parts.push(JSON.stringify(key), ':');
+    if (key !== 'data') {
+      parts.push(JSON.stringify(value));
+      continue;
+    }
+    parts.push('[');
+    for (let i = 0; i < data.length; i++) {
+      if (i > 0) parts.push(',');
+      parts.push(itemJson(data[i]));
+    }
+    parts.push(']');
   }
-  return `{${members.join(',')}}`;
+  parts.push('}');
+  return parts.join('');
 }

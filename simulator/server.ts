@@ -64,7 +64,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     };
     const onEnd = (): void => {
       done();
-      resolve(Buffer.concat(chunks, size));
+      // A body that came in one chunk (most do) is used as it is, not copied.
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
     const onError = (): void => {
       done();
@@ -364,6 +365,8 @@ export class Pipeline {
     ctx.rawBody = raw;
     const text = utf8(raw);
     if (text === undefined) throw new SimError('malformedJson', 'The request body is not valid UTF-8.');
+    // The journal keeps the text, already made for parsing, rather than a copy of the bytes.
+    ctx.rawBody = text;
     let parsed: unknown;
     if (type === 'application/x-www-form-urlencoded') {
       parsed = formFields(text);
