@@ -1,7 +1,7 @@
 // Seeded data is a pure function of the seed, the volume and the generator's code, so it is kept once made: a
-// snapshot per (seed, volume) beside this module, under a hash of the generator's compiled files and faker's
-// version. Loading it takes milliseconds where generating takes most of a cold start-up; any change to the
-// generator changes the hash, so stale data is never served. Writing is best effort (the package may be read-only).
+// snapshot per (seed, volume) in the user's cache folder (src/spec/cache-dir.ts), under a hash of the generator's
+// compiled files and faker's version. Loading it takes milliseconds where generating takes most of a cold start-up;
+// any change to the generator changes the hash, so stale data is never served. Writing is best effort.
 // The generator (and faker with it, a sixth of a cold start-up) is loaded only when the data is not kept yet.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 import type { SeedCounts } from './seed.js';
 import { applySnapshot, parseSnapshot, snapshotText, writeFileAtomic } from './snapshot.js';
 import type { Store } from './store.js';
+import { cacheDir } from '../src/spec/cache-dir.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CACHE_DIR = join(HERE, '.seed-cache');
+const CACHE_DIR = cacheDir('seed');
 /** Larger volumes are generated each time: their files would be large, and they are rarely started twice. */
 export const MAX_CACHED_RECORDS = 20_000;
 /** Files kept; the least recently written go first. */
@@ -36,16 +37,16 @@ function countsOf(store: Store): SeedCounts {
   return { jobOffers, applicationSteps, jobboardActivities, jobboardJobOffers, users };
 }
 
-function prune(): void {
-  const files = readdirSync(CACHE_DIR).filter((f) => f.endsWith('.json'))
-    .map((f) => ({ f, at: statSync(join(CACHE_DIR, f)).mtimeMs }))
+function prune(dir: string): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'))
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
-  for (const { f } of files.slice(MAX_FILES)) rmSync(join(CACHE_DIR, f), { force: true });
+  for (const { f } of files.slice(MAX_FILES)) rmSync(join(dir, f), { force: true });
 }
 
 /** seedStore() with the result kept: the same data, byte for byte, as generating it. */
 export async function seedStoreCached(store: Store, seed: number, records: number): Promise<SeedCounts> {
-  if (records > MAX_CACHED_RECORDS) return (await import('./seed.js')).seedStore(store, seed, records);
+  if (records > MAX_CACHED_RECORDS || CACHE_DIR === undefined) return (await import('./seed.js')).seedStore(store, seed, records);
   let file: string | undefined;
   try {
     file = join(CACHE_DIR, `${generatorIdentity()}-${seed}-${records}.json`);
@@ -64,7 +65,7 @@ export async function seedStoreCached(store: Store, seed: number, records: numbe
     try {
       mkdirSync(CACHE_DIR, { recursive: true });
       writeFileAtomic(file, snapshotText(store, { seed, records }, 0));
-      prune();
+      prune(CACHE_DIR);
     } catch {
       // Generating each time is only slower.
     }

@@ -52,8 +52,8 @@ describe('package contents (npm pack --dry-run)', function () {
   });
 
   it('holds none of the caches a run writes beside the code (seeded data, parsed registers)', () => {
-    // They are made on first use wherever the package is installed; packed from a checkout, they would ship whatever
-    // that checkout's tests last generated.
+    // They belong in the user's cache folder (src/spec/cache-dir.ts); were they ever written beside the code again,
+    // a package packed from a checkout would ship whatever that checkout's tests last generated.
     expect([...paths].filter((p) => /(^|\/)\.(seed|yaml)-cache(\/|$)/.test(p))).to.deep.equal([]);
   });
 

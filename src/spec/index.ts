@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { cacheDir } from './cache-dir.js';
 
 // yaml and ajv are loaded when first needed (both are CommonJS): together they were half a second of the
 // simulator's start-up, which needs neither when the parsed registers are cached (see readYaml).
@@ -72,21 +73,22 @@ export const packageRoot: string = (() => {
 
 export const specDir = join(packageRoot, 'spec');
 
-/** Parsed spec files as JSON, each under the SHA-256 of the YAML text it came from: a changed file is parsed anew. */
-const YAML_CACHE = join(dirname(fileURLToPath(import.meta.url)), '.yaml-cache');
+/** Parsed spec files as JSON, named by the SHA-256 of the YAML text they came from: a changed file is parsed anew. */
+const YAML_CACHE = cacheDir('spec');
 
 function readYaml(file: string): unknown {
   const text = readFileSync(join(specDir, file), 'utf8');
   const hash = createHash('sha256').update(text).digest('hex');
-  const cached = join(YAML_CACHE, `${file}.json`);
+  const cached = YAML_CACHE === undefined ? undefined : join(YAML_CACHE, `${file}-${hash.slice(0, 16)}.json`);
   try {
-    const entry = JSON.parse(readFileSync(cached, 'utf8')) as { sha256?: unknown; value?: unknown };
+    const entry = JSON.parse(readFileSync(cached ?? '', 'utf8')) as { sha256?: unknown; value?: unknown };
     if (entry.sha256 === hash) return entry.value;
   } catch {
     // No cache yet, or an unreadable one: parse the YAML.
   }
   const { parse } = require('yaml') as typeof import('yaml');
   const value: unknown = parse(text);
+  if (YAML_CACHE === undefined || cached === undefined) return value;
   try {
     // Best effort (the package may be read-only), and atomic, so that a concurrent reader never sees half a file.
     mkdirSync(YAML_CACHE, { recursive: true });
