@@ -2,7 +2,7 @@
 // beyond its own origin). The style and script are pinned by hash in the Content-Security-Policy, so nothing else
 // can run or style the page, not even a record or a request body someone managed to fill with markup. The script
 // builds every piece of data into the page with textContent, never as HTML. Its sources are ui/page.html, ui/app.css
-// and ui/app.ts, bundled by scripts/build-ui.mjs; this module reads the built files and hashes what it inlines.
+// and ui/app.ts, bundled by scripts/bundle.mjs; this module reads the built files and hashes what it inlines.
 import { createHash } from 'node:crypto';
 import { builtAsset } from '../../src/core/assets.js';
 

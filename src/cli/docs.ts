@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
+import yargs from './yargs.js';
 import { interpretations, packageRoot } from '../spec/index.js';
 import { readProfileSchema } from '../config/profile.js';
 import { personasMarkdown, PERSONAS_BEGIN, PERSONAS_END } from '../selfcheck/index.js';

@@ -3,8 +3,8 @@
 // so `rdx --help` stays fast and heavy modules (faker, testcontainers) load only for the commands that need them.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { Argv } from 'yargs';
+import yargs, { hideBin } from './yargs.js';
 import { EXIT, UsageError, debugWanted, reportFatal } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
 

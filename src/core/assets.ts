@@ -1,4 +1,4 @@
-// The browser code of the dashboard and the report is bundled at build time (scripts/build-ui.mjs) into files next to
+// The browser code of the dashboard and the report is bundled at build time (scripts/bundle.mjs) into files next to
 // the module that inlines it; shipped code reads only those built files.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -276,25 +276,76 @@ export function declaredFormat(property: Record<string, unknown>): DateFormat | 
   return formats.find((f): f is DateFormat => f === 'date' || f === 'date-time');
 }
 
-let ajvCache: Ajv2020 | undefined;
-/** One ajv instance with every schema of spec/schemas compiled once. */
-export function schemaRegistry(): Ajv2020 {
-  if (ajvCache) return ajvCache;
+/**
+ * An ajv instance with every schema of spec/schemas added, each compiled on first use. `code` is for the build,
+ * which compiles them all into validators.cjs (scripts/bundle.mjs).
+ */
+export function newSchemaRegistry(code?: { source: true }): Ajv2020 {
   // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   // validateFormats off: `format` is an annotation here, as JSON Schema 2020-12 makes it by default (see declaredFormat).
-  // validateSchema off: checking our schemas against the 2020-12 meta-schema compiled that meta-schema on every start,
-  // half the cost of the simulator's first answer; openapi.test.ts checks them against it instead. Each schema is
-  // compiled on first use (getSchema), so a token request does not compile the job offer schemas.
-  const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false, validateSchema: false });
+  // validateSchema off: checking our schemas against the 2020-12 meta-schema compiled that meta-schema on every start;
+  // openapi.test.ts checks them against it instead.
+  const ajv = new Ajv({
+    strict: true, strictTypes: false, strictRequired: false, allErrors: true, validateFormats: false, validateSchema: false,
+    ...(code ? { code } : {}),
+  });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));
-  ajvCache = ajv;
   return ajv;
 }
 
+let ajvCache: Ajv2020 | undefined;
+/** The ajv registry of spec/schemas, made once. */
+export function schemaRegistry(): Ajv2020 {
+  ajvCache ??= newSchemaRegistry();
+  return ajvCache;
+}
+
+/** The URI of every definition of spec/schemas: what validator() may be asked for. */
+export function schemaDefinitionUris(): string[] {
+  return schemaFiles().flatMap((file) => Object.keys((loadSchema(file)['$defs'] ?? {}) as object).map((name) => `${SCHEMA_BASE}${file}#/$defs/${name}`));
+}
+
+/** SHA-256 over spec/schemas in name order: which schemas the build's validators.cjs was compiled from. */
+export function schemasHash(): string {
+  const hash = createHash('sha256');
+  for (const file of schemaFiles()) hash.update(file).update('\0').update(readFileSync(join(specDir, 'schemas', file))).update('\0');
+  return hash.digest('hex');
+}
+
+/** File name of the validators the build compiles, beside this module. */
+export const PRECOMPILED_VALIDATORS = 'validators.cjs';
+
+type Precompiled = Record<string, ValidateFunction | string>;
+let precompiledCache: Precompiled | null | undefined;
+/**
+ * The build's ahead-of-time compiled validators (ajv standalone code), when they were compiled from the schemas in
+ * spec/ now: loading them skips loading and running ajv's compiler, which was most of the simulator's first answer
+ * (60 to 90 ms). Missing or stale (schemas edited after the build), the registry compiles as before.
+ */
+function precompiled(): Precompiled | null {
+  if (precompiledCache !== undefined) return precompiledCache;
+  precompiledCache = null;
+  try {
+    const module = require(`./${PRECOMPILED_VALIDATORS}`) as Precompiled;
+    if (module['schemasHash'] === schemasHash()) precompiledCache = module;
+  } catch {
+    // Not built (running from a partial build): compile on demand.
+  }
+  return precompiledCache;
+}
+
+/** The build's compiled validator of a schema URI; undefined when there is none for the schemas as they are now. */
+export function precompiledValidator(uri: string): ValidateFunction | undefined {
+  const ready = precompiled()?.[uri];
+  return typeof ready === 'function' ? ready : undefined;
+}
+
 export function validator(uri: string): ValidateFunction {
+  const ready = precompiledValidator(uri);
+  if (ready) return ready;
   const fn = schemaRegistry().getSchema(uri);
   if (!fn) throw new Error(`rdx: no schema ${uri} in spec/schemas`);
   return fn;

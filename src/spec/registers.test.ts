@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
-  SCHEMA_BASE, clauses, interpretations, loadSchema, operations, schemaErrors, schemaFiles, schemaRegistry,
-  specHash, upstreamSpecText,
+  SCHEMA_BASE, clauses, interpretations, loadSchema, operations, precompiledValidator, schemaDefinitionUris, schemaErrors,
+  schemaFiles, schemaRegistry, specHash, upstreamSpecText,
 } from './index.js';
 
 // The spec's tables are quoted without their pipes and line breaks, so compare on a normalised text.
@@ -84,6 +84,22 @@ describe('spec/schemas', () => {
     ['envelope.json#/$defs/batch-create', { message: 'ok', data: [], errors: [{ message: 'x', data: null }] }, true, 'variant 3'],
     ['envelope.json#/$defs/batch-create', { message: 'ok', data: 'oops' }, false, 'data not an array'],
   ];
+  it('is served by the validators the build compiled, which judge every example as the ajv registry does', () => {
+    const uris = schemaDefinitionUris();
+    expect(uris.length).to.be.above(20);
+    const values = [...examples.map(([, value]) => value), null, 'text', 7, [], [jobOffer, step], { ...activity, count: '3' }];
+    for (const uri of uris) {
+      const built = precompiledValidator(uri);
+      expect(built, `${uri}: not compiled by the build (npm run build)`).to.be.a('function');
+      const compiled = schemaRegistry().getSchema(uri);
+      for (const value of values) {
+        const verdict = (built as NonNullable<typeof built>)(value);
+        expect(verdict, `${uri} ${JSON.stringify(value)}`).to.equal(compiled?.(value));
+        expect(built?.errors ?? null, `${uri} ${JSON.stringify(value)}`).to.deep.equal(compiled?.errors ?? null);
+      }
+    }
+  });
+
   for (const [def, value, valid, why] of examples) {
     it(`${def} ${valid ? 'accepts' : 'rejects'} ${why}`, () => {
       const errors = schemaErrors(SCHEMA_BASE + def, value);

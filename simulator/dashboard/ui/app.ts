@@ -1,4 +1,4 @@
-// The dashboard's script, bundled by scripts/build-ui.mjs into one inline script whose hash the page's
+// The dashboard's script, bundled by scripts/bundle.mjs into one inline script whose hash the page's
 // Content-Security-Policy pins (page.ts). Every piece of data goes into the page with textContent, never as HTML.
 // The resources' columns come from spec/schemas (x-rdx-columns), handed in at build time.
 

@@ -1,4 +1,4 @@
-// The report page's script, bundled by scripts/build-ui.mjs into one inline script whose hash report.html's
+// The report page's script, bundled by scripts/bundle.mjs into one inline script whose hash report.html's
 // Content-Security-Policy pins (html.ts): the exchanges (drawn from the embedded data when shown), the filter bar,
 // the matrix's cell links, copy buttons and printing. Everything but the exchanges is in the markup already.
 

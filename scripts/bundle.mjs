@@ -1,0 +1,65 @@
+// The bundles of `npm run build`, made after tsc (the dashboard's columns are read from spec/ through the compiled
+// spec model), so the packed package needs neither esbuild nor the sources:
+// - the browser code of the dashboard and the HTML report (type-checked by tsconfig.ui.json, linted with the rest),
+//   next to the modules that inline them: simulator/dashboard/page.ts and src/reporters/html-assets.ts read only
+//   these built files;
+// - yargs and its dependencies as one module, in place of tsc's output for src/cli/yargs.ts (start-up: see there);
+// - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators.cjs; see validator()).
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const spec = await import(join(root, 'dist/src/spec/index.js'));
+const { listingColumns, schemaFiles } = spec;
+
+/** Per schema file (job-offer, …): the fields its listings show, from x-rdx-columns. */
+const columns = Object.fromEntries(schemaFiles().map((file) => file.replace(/\.json$/, ''))
+  .map((resource) => [resource, listingColumns(resource)]).filter(([, list]) => list.length > 0));
+
+const bundles = [
+  { entry: 'simulator/dashboard/ui/app.ts', out: 'dist/simulator/dashboard/ui/app.js', define: { RDX_COLUMNS: JSON.stringify(columns) } },
+  { entry: 'src/reporters/ui/report.ts', out: 'dist/src/reporters/ui/report.js', define: {} },
+];
+for (const b of bundles) {
+  await build({
+    entryPoints: [join(root, b.entry)],
+    outfile: join(root, b.out),
+    bundle: true,
+    format: 'iife',
+    target: 'es2020',
+    platform: 'browser',
+    charset: 'utf8',
+    legalComments: 'none',
+    define: b.define,
+    logLevel: 'warning',
+  });
+}
+await build({
+  entryPoints: [join(root, 'src/cli/yargs.ts')],
+  outfile: join(root, 'dist/src/cli/yargs.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // yargs' CommonJS parts call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as rdxCreateRequire } from 'node:module'; const require = rdxCreateRequire(import.meta.url);" },
+  // Smaller to parse; names are kept so that a stack trace through yargs still reads.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'eof',
+  logLevel: 'warning',
+});
+{
+  const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone').default;
+  const ajv = spec.newSchemaRegistry({ source: true });
+  const uris = spec.schemaDefinitionUris();
+  const code = standaloneCode(ajv, Object.fromEntries(uris.map((uri) => [uri, uri])));
+  writeFileSync(join(root, 'dist/src/spec', spec.PRECOMPILED_VALIDATORS), `${code}\nexports.schemasHash = ${JSON.stringify(spec.schemasHash())};\n`);
+}
+for (const file of ['simulator/dashboard/ui/app.css', 'simulator/dashboard/ui/page.html', 'src/reporters/ui/report.css']) {
+  mkdirSync(dirname(join(root, 'dist', file)), { recursive: true });
+  copyFileSync(join(root, file), join(root, 'dist', file));
+}
