@@ -22,8 +22,19 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number);
 }
 
+let lastText: string | undefined;
+let lastParsed: ParsedDate | undefined;
+
 /** Reads `2026-03-01` or `2026-03-01T09:00:00Z` (also with an offset, a fraction, or no seconds); else undefined. */
-export function parseIsoDate(text: string): ParsedDate | undefined {
+export function parseIsoDate(text: string): Readonly<ParsedDate> | undefined {
+  // A created item's date is read twice in a row, to check its format and then to index it: the second read is free.
+  if (text === lastText) return lastParsed;
+  lastParsed = readIsoDate(text);
+  lastText = text;
+  return lastParsed;
+}
+
+function readIsoDate(text: string): ParsedDate | undefined {
   const date = DATE.exec(text);
   const parts = date ?? DATE_TIME.exec(text);
   if (!parts) return undefined;

@@ -48,6 +48,17 @@ describe('simulator: bodies that are not UTF-8', () => {
     expect(items(await t.client.get(`/ats/job-offers/${encodeURIComponent('INV-é日🎉')}`))).to.have.length(1);
   });
 
+  it('refuses a query string whose percent-escapes are not UTF-8, and still reads one that is', async () => {
+    for (const bad of ['%FF', '%FE', '%C3', '%E2%82', 'x%C0%AF']) {
+      const res = await t.client.get(`/ats/job-offers?reference=INV-${bad}`);
+      expect(res.status, bad).to.equal(400);
+      expect((res.body as { message?: string }).message, bad).to.match(/not UTF-8/);
+    }
+    // Escapes that decode (é, 日) and text that is not an escape at all (a lone %) are read as before.
+    expect((await t.client.get('/ats/job-offers?reference=INV-%C3%A9%E6%97%A5')).status).to.equal(200);
+    expect((await t.client.get('/ats/job-offers?reference=50%')).status).to.equal(200);
+  });
+
   it('refuses a token request whose form body is not UTF-8, raw or percent-encoded', async () => {
     const { clientId } = t.sim.options;
     const raw = Buffer.concat([Buffer.from(`grant_type=client_credentials&client_id=${clientId}&client_secret=`), Buffer.from([0xff])]);

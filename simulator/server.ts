@@ -95,6 +95,20 @@ export function utf8(raw: Uint8Array): string | undefined {
   }
 }
 
+const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * Whether every run of percent-escapes in a query string decodes to UTF-8. URLSearchParams puts U+FFFD in place of
+ * one that does not, so ?reference=INV-%FF and ?reference=INV-%FE would both ask for INV-\ufffd.
+ */
+export function queryIsUtf8(query: string): boolean {
+  if (!query.includes('%')) return true;
+  for (const run of query.match(ESCAPE_RUN) ?? []) {
+    if (utf8(Buffer.from(run.replace(/%/g, ''), 'hex')) === undefined) return false;
+  }
+  return true;
+}
+
 /** A form body's fields, or undefined when a percent-escape does not decode to UTF-8 (%FF) or is malformed. */
 function formFields(text: string): Record<string, string> | undefined {
   const fields: Record<string, string> = {};
@@ -310,6 +324,9 @@ export class Pipeline {
   }
 
   private route(ctx: RequestContext, path: string | undefined): Operation {
+    const url = ctx.req.url ?? '';
+    const q = url.indexOf('?');
+    if (q !== -1 && !queryIsUtf8(url.slice(q + 1))) throw new SimError('validation', 'The query string has a percent-escape that is not UTF-8.');
     const match = path === undefined ? { kind: 'none' as const } : this.router.match(ctx.method, path);
     switch (match.kind) {
       case 'found':
