@@ -6,7 +6,7 @@
 // - yargs and its dependencies as one module, in place of tsc's output for src/cli/yargs.ts (start-up: see there);
 // - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators.cjs; see validator()).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,21 +37,28 @@ for (const b of bundles) {
     logLevel: 'warning',
   });
 }
-await build({
-  entryPoints: [join(root, 'src/cli/yargs.ts')],
-  outfile: join(root, 'dist/src/cli/yargs.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // yargs' CommonJS parts call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as rdxCreateRequire } from 'node:module'; const require = rdxCreateRequire(import.meta.url);" },
-  // Smaller to parse; names are kept so that a stack trace through yargs still reads.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'eof',
-  logLevel: 'warning',
-});
+{
+  const out = join(root, 'dist/src/cli/yargs.js');
+  await build({
+    entryPoints: [join(root, 'src/cli/yargs.ts')],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // yargs' CommonJS parts call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as rdxCreateRequire } from 'node:module'; const require = rdxCreateRequire(import.meta.url);" },
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  // The string-width copies inside make an Intl.Segmenter each as they load, 20 ms apiece for ICU's break data, though
+  // only help text ever measures a string: each is made on its first use instead.
+  const text = readFileSync(out, 'utf8');
+  const segmenters = text.match(/new Intl\.Segmenter\(\)/g)?.length ?? 0;
+  if (segmenters === 0) throw new Error('scripts/bundle.mjs: no Intl.Segmenter in the yargs bundle any more; drop the lazy one');
+  const lazy = 'const rdxLazySegmenter = () => { let made; return { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) }; };\n';
+  writeFileSync(out, lazy + text.replace(/new Intl\.Segmenter\(\)/g, 'rdxLazySegmenter()'));
+}
 {
   const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone').default;
   const ajv = spec.newSchemaRegistry({ source: true });
