@@ -71,8 +71,8 @@ export interface RequestContext {
   params: Record<string, string>;
   /** The client id of the bearer token, once authenticated. */
   clientId: string | undefined;
-  /** The request body as received (before parsing), when there is one: its text once it decoded as UTF-8, else its bytes. */
-  rawBody: Buffer | string | undefined;
+  /** The request body as received (before parsing), when there is one. */
+  rawBody: Buffer | undefined;
   /** The parsed body; for single-object bodies validated and with null fields removed. */
   body: unknown;
   /** Undoes every store write this request made (nothing before the handler ran). */

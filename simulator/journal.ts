@@ -237,7 +237,8 @@ function kept<B extends Body>(body: B | undefined, sensitive: boolean, known: Kn
   if (sensitive) return journalBody(body, known) ?? undefined;
   if (!(typeof body === 'string' || Buffer.isBuffer(body))) return body;
   if (body.length === 0) return undefined;
-  // A request body may be a view of a larger socket buffer, which the ring would otherwise keep alive whole.
+  // A request body is kept as bytes, outside the JS heap (node:http gives a body its own buffer, so that costs no
+  // copy); one that is a view of a larger buffer is copied, so that the ring does not keep the rest alive.
   if (Buffer.isBuffer(body) && body.length <= BODY_LIMIT) return body.buffer.byteLength > 2 * body.length ? Buffer.from(body) : body;
   if (body.length <= BODY_LIMIT) return body;
   return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);

@@ -382,8 +382,6 @@ export class Pipeline {
     ctx.rawBody = raw;
     const text = utf8(raw);
     if (text === undefined) throw new SimError('malformedJson', 'The request body is not valid UTF-8.');
-    // The journal keeps the text, already made for parsing, rather than a copy of the bytes.
-    ctx.rawBody = text;
     let parsed: unknown;
     if (type === 'application/x-www-form-urlencoded') {
       parsed = formFields(text);

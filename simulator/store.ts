@@ -40,10 +40,10 @@ export class Store {
   private log: (() => void)[] | undefined;
   /** Called after every change that stays (a transaction that wrote, an undo, a load, a clear). */
   onChange: (() => void) | undefined;
-  private readonly sink = (): UndoSink | undefined => {
-    const log = this.log;
-    return log ? (undo) => log.push(undo) : undefined;
+  private readonly record: UndoSink = (undo) => {
+    this.log?.push(undo);
   };
+  private readonly sink = (): UndoSink | undefined => (this.log ? this.record : undefined);
 
   /** ATS job offers, keyed by reference (the {id} of their paths). */
   readonly jobOffers = new Table<string, JobOfferRecord>({

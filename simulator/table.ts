@@ -145,6 +145,8 @@ export class Table<K, F> {
   private readonly byKey = new Map<K, Row<F>>();
   private readonly all: Row<F>[] = [];
   private readonly buckets = new Map<string, Map<string, Row<F>[]>>();
+  /** The bucketed filters with their buckets, made once: a created record is indexed without looking them up. */
+  private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Row<F>[]> }[] = [];
   private readonly byDay = new Map<number, Row<F>[]>();
   /** The days that have a bucket, ascending. */
   private days: number[] = [];
@@ -153,7 +155,12 @@ export class Table<K, F> {
     private readonly shape: TableShape<K, F>,
     private readonly undoSink: () => UndoSink | undefined = () => undefined,
   ) {
-    for (const name of Object.keys(shape.filters ?? {})) if (name !== shape.keyFilter) this.buckets.set(name, new Map());
+    for (const [name, of] of Object.entries(shape.filters ?? {})) {
+      if (name === shape.keyFilter) continue;
+      const buckets = new Map<string, Row<F>[]>();
+      this.buckets.set(name, buckets);
+      this.indexed.push({ of, buckets });
+    }
   }
 
   get size(): number {
@@ -337,15 +344,16 @@ export class Table<K, F> {
   }
 
   private index(row: Row<F>, fields: F, date: number | undefined, add: boolean): void {
-    for (const [name, of] of Object.entries(this.shape.filters ?? {})) {
-      if (name !== this.shape.keyFilter) this.bucketAt(name, of(fields), row, add);
-    }
+    for (const { of, buckets } of this.indexed) this.bucketIn(buckets, of(fields), row, add);
     this.dayAt(date, row, add);
   }
 
   private bucketAt(name: string, value: string | undefined, row: Row<F>, add: boolean): void {
+    this.bucketIn(this.buckets.get(name) as Map<string, Row<F>[]>, value, row, add);
+  }
+
+  private bucketIn(index: Map<string, Row<F>[]>, value: string | undefined, row: Row<F>, add: boolean): void {
     if (value === undefined) return;
-    const index = this.buckets.get(name) as Map<string, Row<F>[]>;
     let rows = index.get(value);
     if (add) {
       if (!rows) index.set(value, (rows = []));
