@@ -20,6 +20,13 @@ import { decideVerdict, toCompleteList, unlockOf, type FailOn, type NotRun, type
 import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
 import { latencyOf, type Latency } from './latency.js';
+import type { JudgedTest } from './judged-test.js';
+
+/**
+ * A mocha reporter class, typed without mocha's own types so that the public declarations do not need them
+ * (any mocha reporter class fits: it is constructed with the runner and the options).
+ */
+export type ReporterClass = new (runner: never, options?: never) => unknown;
 
 export interface RunOptions {
   profile: Profile;
@@ -27,7 +34,7 @@ export interface RunOptions {
   failOn?: FailOn;
   filters?: CaseFilters;
   /** A mocha reporter name ("spec", "dot", "json", …), a reporter class (the CLI's default console), or "none". */
-  reporter?: string | Mocha.ReporterConstructor;
+  reporter?: string | ReporterClass;
   /** Keep the stack of a failure for the console (rdx run --debug); without it a failure is its message only. */
   debug?: boolean;
   bail?: boolean;
@@ -406,9 +413,6 @@ function unrunCase(c: CaseDef, reason: string): CaseResult {
     file: `${c.file}:${c.line}`, verdict: 'skip', reason: `not run (${reason})`, assertions: [], observations: [], exchanges: [], durationMs: 0,
   };
 }
-
-/** A mocha test of a case, carrying the case's result for reporters that show more than pass/fail (src/reporters/console.ts). */
-export type JudgedTest = Mocha.Test & { rdx?: CaseResult };
 
 /** One mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha users expect. */
 async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOptions, judged: (r: CaseResult) => void,

@@ -96,6 +96,34 @@ describe('package contents (npm pack --dry-run)', function () {
     }
     expect(problems).to.deep.equal([]);
   });
+
+  it('declares its types with nothing but shipped declarations and runtime dependencies that ship their own types', () => {
+    // Walked from the types entry: a package reached here must resolve for a consumer with only production
+    // dependencies installed (mocha ships no types: reaching it would need @types/mocha, a devDependency).
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    const queue = [manifest.types];
+    while (queue.length > 0) {
+      const file = queue.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const specifier of importedSpecifiers(readFileSync(join(packageRoot, file), 'utf8'))) {
+        if (isBuiltin(specifier)) continue;
+        if (specifier.startsWith('.')) {
+          const target = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.d.ts');
+          if (paths.has(target)) queue.push(target);
+          else problems.push(`${file} imports ${specifier}, whose declarations are not in the package`);
+          continue;
+        }
+        const name = packageName(specifier);
+        const own = JSON.parse(readFileSync(join(packageRoot, 'node_modules', name, 'package.json'), 'utf8')) as { types?: string; typings?: string };
+        if (!(name in manifest.dependencies)) problems.push(`${file} imports the types of ${name}, which is not a runtime dependency`);
+        else if (!own.types && !own.typings) problems.push(`${file} imports the types of ${name}, which ships none (a consumer would need @types/${name})`);
+      }
+    }
+    expect(seen.size, 'declaration files reached').to.be.above(10);
+    expect(problems).to.deep.equal([]);
+  });
 });
 
 describe('the import scanner', () => {

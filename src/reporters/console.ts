@@ -3,7 +3,7 @@
 // the summary lines follow; stderr is for errors. Any text the target sent goes through escapeTerminal.
 import Mocha from 'mocha';
 import type { CaseResult } from '../core/results.js';
-import type { JudgedTest } from '../engine/run.js';
+import type { JudgedTest } from '../engine/judged-test.js';
 import { escapeTerminal } from './terminal.js';
 
 const { EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
