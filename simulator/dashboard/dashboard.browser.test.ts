@@ -280,3 +280,34 @@ describe('dashboard behind an admin token, in headless Chromium', function () {
     }
   });
 });
+
+describe('dashboard journal notes, in headless Chromium', function () {
+  this.timeout(60_000);
+
+  it('flags a token request that evicted tokens, and shows the note atop its detail', async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`    skipped: ${CHROMIUM} is not installed`);
+      this.skip();
+    }
+    // Room for one token: the second login evicts the first, and its journal entry says so.
+    const t = await startTest({ records: 20, maxTokens: 1 }, false);
+    const b = await openBrowser(new URL(t.sim.baseUrl).origin);
+    try {
+      await b.page.goto(t.sim.dashboardUrl ?? '');
+      await b.page.locator('#live-chip.live').waitFor({ timeout: 15_000 });
+      await t.client.login();
+      await t.client.login();
+      const flagged = b.page.locator('#j-body tr', { has: b.page.locator('.note-mark') });
+      await flagged.waitFor({ timeout: 10_000 });
+      expect(await b.page.locator('#j-body tr .note-mark').count(), 'only the evicting request is flagged').to.equal(1);
+      expect(await flagged.locator('td.wide').getAttribute('title')).to.match(/evicted 1 live token/);
+      await flagged.click();
+      await b.page.locator('#j-reqbody').waitFor({ timeout: 10_000 });
+      expect(await b.page.textContent('#j-note')).to.match(/^The token store was full \(1 tokens\): evicted 1 live token/);
+      expect(b.problems).to.deep.equal([]);
+    } finally {
+      await b.close();
+      await t.close();
+    }
+  });
+});

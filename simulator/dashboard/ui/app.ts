@@ -19,7 +19,7 @@ interface State {
   adminTokenRequired: boolean; counts: Record<string, number>; personas: ActivePersona[]; chaos: Chaos; run?: Run;
 }
 interface PersonaInfo { name: string; kind: 'fault' | 'variant'; description: string; breaks: string[]; interprets: string[]; active: boolean }
-interface JournalSummary { id: number; at: string; method: string; path: string; status: number; latencyMs: number; clientId?: string | null; operationId?: string | null }
+interface JournalSummary { id: number; at: string; method: string; path: string; status: number; latencyMs: number; clientId?: string | null; operationId?: string | null; note?: string }
 interface JournalEntry extends JournalSummary { requestHeaders: Record<string, string>; requestBody: string | null; responseBody: string | null }
 type JobOfferLinks = Record<string, number>;
 type Links = Record<string, (JobOfferLinks & { jobOffer?: boolean }) | undefined>;
@@ -449,7 +449,8 @@ function journalRow(e: JournalSummary, fresh: boolean): HTMLElement {
   const tr: JournalRowElement = h('tr', { 'data-id': e.id, class: fresh ? 'new' : '' }, [
     h('td', { class: 'mono muted', text: clock(e.at) }),
     h('td', {}, [h('span', { class: 'm ' + e.method, text: e.method })]),
-    h('td', { class: 'wide mono', title: e.path, text: e.path }),
+    // What else happened on the request (tokens evicted to make room for the one it was issued) is flagged here.
+    h('td', { class: 'wide mono', title: e.note ? e.path + '\n' + e.note : e.path }, e.note ? [h('span', { class: 'note-mark', text: '!' }), ' ' + e.path] : [e.path]),
     h('td', {}, [statusPill(e.status)]),
     h('td', { class: 'num lat', text: (Math.round(e.latencyMs * 10) / 10) + ' ms' }),
     h('td', { class: 'who', text: e.clientId || '—' })
@@ -515,10 +516,11 @@ function showJournalDetail(sum: JournalSummary): void {
   t.appendChild(h('div', { class: 'meta' }, [statusPill(sum.status), h('span', { text: (Math.round(sum.latencyMs * 10) / 10) + ' ms' }), h('span', { text: clock(sum.at) }),
     h('span', { text: 'client ' + (sum.clientId || '—') }), sum.operationId ? h('span', { text: sum.operationId }) : null]));
   const b = clear($('j-dbody'));
-  b.appendChild(h('p', { class: 'muted small', text: 'Loading…' }));
+  if (sum.note) b.appendChild(h('p', { id: 'j-note', class: 'note', text: sum.note }));
+  const loading = b.appendChild(h('p', { class: 'muted small', text: 'Loading…' }));
   api<JournalEntry>('GET', 'journal/' + sum.id).then(function (r) {
     if (S.journal.selected !== sum.id) return;
-    clear(b);
+    loading.remove();
     const e = r.body.data[0];
     if (!r.ok || !e) { b.appendChild(h('p', { class: 'muted', text: problem(r) })); return; }
     const headers = e.requestHeaders;
