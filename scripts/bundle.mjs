@@ -6,7 +6,7 @@
 // - yargs and its dependencies as one module, in place of tsc's output for src/cli/yargs.ts (start-up: see there);
 // - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators.cjs; see validator()).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,7 @@ for (const b of bundles) {
 }
 {
   const out = join(root, 'dist/src/cli/yargs.js');
-  await build({
+  const result = await build({
     entryPoints: [join(root, 'src/cli/yargs.ts')],
     outfile: out,
     bundle: true,
@@ -49,8 +49,26 @@ for (const b of bundles) {
     // yargs' CommonJS parts call require(); an ES module has none of its own.
     banner: { js: "import { createRequire as rdxCreateRequire } from 'node:module'; const require = rdxCreateRequire(import.meta.url);" },
     legalComments: 'eof',
+    metafile: true,
     logLevel: 'warning',
   });
+  // The bundle is a copy of each package in it: their licences ship beside it, as their terms ask.
+  const packages = new Map();
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const at = input.lastIndexOf('node_modules/');
+    if (at === -1) continue;
+    const rest = input.slice(at + 'node_modules/'.length).split('/');
+    const dir = input.slice(0, at) + 'node_modules/' + rest.slice(0, rest[0].startsWith('@') ? 2 : 1).join('/');
+    packages.set(dir, true);
+  }
+  const notices = [...packages.keys()].sort().map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    const file = readdirSync(join(root, dir)).find((f) => /^licen[cs]e/i.test(f));
+    if (!file) throw new Error(`scripts/bundle.mjs: ${dir} has no licence file to ship with the yargs bundle`);
+    return `${manifest.name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(root, dir, file), 'utf8').trim()}\n`;
+  });
+  writeFileSync(join(root, 'dist/src/cli/yargs.LICENSES.txt'),
+    `Packages bundled into yargs.js by scripts/bundle.mjs, with their licences.\n\n${notices.join('\n' + '-'.repeat(78) + '\n\n')}`);
   // The string-width copies inside make an Intl.Segmenter each as they load, 20 ms apiece for ICU's break data, though
   // only help text ever measures a string: each is made on its first use instead.
   const text = readFileSync(out, 'utf8');

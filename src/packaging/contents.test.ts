@@ -59,7 +59,9 @@ describe('package contents (npm pack --dry-run)', function () {
 
   it('holds what the docs point users to and what the code reads at run time', () => {
     for (const wanted of ['README.md', 'package.json', 'src/config/rdx.config.schema.json', 'suites/suite.schema.json',
-      'spec/openapi.yaml', 'spec/clauses.yaml', 'spec/interpretations.yaml', 'examples/github-actions.yml', 'examples/job-summary.mjs']) {
+      'spec/openapi.yaml', 'spec/clauses.yaml', 'spec/interpretations.yaml', 'examples/github-actions.yml', 'examples/job-summary.mjs',
+      // Built: the precompiled schema validators, and the yargs bundle with the licences of what it holds.
+      'dist/src/spec/validators.cjs', 'dist/src/cli/yargs.js', 'dist/src/cli/yargs.LICENSES.txt']) {
       expect(paths, wanted).to.include(wanted);
     }
     const suites = [...paths].filter((p) => /^suites\/.+\.ya?ml$/.test(p));
