@@ -71,6 +71,25 @@ describe('simulator: admin surface', () => {
     expect(list?.latencyMs).to.be.a('number');
   });
 
+  it('journals exactly the text each answer sent, even after the records it showed have changed', async () => {
+    await t.client.login();
+    const reference = t.sim.store.jobOffers.values()[0]?.reference ?? '';
+    const path = `/ats/job-offers/${encodeURIComponent(reference)}`;
+    const one = await t.client.get(path);
+    const page = await t.client.get('/ats/job-offers');
+    const created = await t.client.post('/jobboard/activities', [{ recorded_at: '2026-03-02', job_offer_reference: reference, status: 'viewed', count: 2 }]);
+    // The record shown above changes afterwards: the journal still shows what was sent then.
+    expect((await t.client.patch(path, { title: 'Changed after the fact' })).status).to.equal(200);
+    const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
+    const sent = (operationId: string): string | null | undefined => entries.find((e) => e.operationId === operationId)?.responseBody;
+    expect(sent('getJobOffer')).to.equal(one.text);
+    expect(sent('listJobOffers')).to.equal(page.text);
+    expect(sent('batchCreateJobboardActivities')).to.equal(created.text);
+    expect(one.text).to.not.include('Changed after the fact');
+    // Back to the seeded data for the tests after this one.
+    expect((await admin.send('POST', '/reset', { headers: { 'x-rdx-admin': '1' } })).status).to.equal(200);
+  });
+
   it('keeps only the newest entries (a ring)', async () => {
     for (let i = 0; i < 8; i++) await t.client.get(`/ats/job-offers?reference=R${i}`);
     const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
