@@ -7,7 +7,7 @@
 //   seed <records>          seeds a store and reports the time it took and the memory it holds
 // A server reports {port} over IPC, reports its CPU time between 'measure' and 'measured', and stops when the
 // parent disconnects or sends 'stop'.
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 function send(message: unknown): void {
@@ -30,12 +30,8 @@ function stopOnParent(close: () => Promise<void>): void {
   process.on('disconnect', stop);
 }
 
-async function serve(answer: () => string): Promise<void> {
-  const server = createServer((_req, res) => {
-    const body = answer();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-    res.end(body);
-  });
+/** Listens on a free loopback port, reports it to the parent, and closes every connection when the parent stops it. */
+async function listenForParent(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   send({ port: typeof address === 'object' && address ? address.port : 0 });
@@ -43,6 +39,15 @@ async function serve(answer: () => string): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   }));
+}
+
+async function serve(answer: () => string): Promise<void> {
+  const server = createServer((_req, res) => {
+    const body = answer();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+  });
+  await listenForParent(server);
 }
 
 /** The ceiling's answer: a fixed JSON body of about 1 KB, shaped like a one-record response. */
@@ -79,13 +84,7 @@ async function parseReference(): Promise<void> {
       res.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  send({ port: typeof address === 'object' && address ? address.port : 0 });
-  stopOnParent(() => new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  await listenForParent(server);
 }
 
 async function simulator(records: number): Promise<void> {

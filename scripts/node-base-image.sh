@@ -14,10 +14,11 @@ set -euo pipefail
 IMAGE="${1:-rdx-node-base:local}"
 
 say() { printf 'node-base-image: %s\n' "$*" >&2; }
+# shellcheck source=scripts/node-rootfs.sh
+source "$(dirname "$0")/node-rootfs.sh"
 
 timeout 10 docker info >/dev/null 2>&1 || { say "no Docker engine answers: run scripts/docker-engine.sh start"; exit 1; }
 
-NODE="$(readlink -f "$(command -v node)")"
 NPM_DIR="$(cd "$(dirname "$(readlink -f "$(command -v npm)")")/.." && pwd)"
 [[ -f "$NPM_DIR/package.json" ]] || { say "cannot find npm's folder (looked at $NPM_DIR)"; exit 1; }
 WORK="$(mktemp -d)"
@@ -26,13 +27,8 @@ FS="$WORK/rootfs"
 mkdir -p "$FS"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,usr/local/lib/node_modules,etc,root,home/node,tmp}
 chmod 1777 "$FS/tmp"
 
-# node and every library it loads, at the paths the dynamic loader looks for them (symlinks resolved).
-cp "$NODE" "$FS/usr/local/bin/node"
-while read -r lib; do
-  [[ -n "$lib" ]] || continue
-  mkdir -p "$FS$(dirname "$lib")"
-  cp -L "$lib" "$FS$lib"
-done < <(ldd "$NODE" | grep -o '/[^ ]*' | sort -u)
+# node and every library it loads.
+copy_node "$FS" /usr/local/bin/node
 
 # npm and npx, linked as the official image links them.
 cp -r "$NPM_DIR" "$FS/usr/local/lib/node_modules/npm"
@@ -73,7 +69,7 @@ if [[ -f "$CA_BUNDLE" ]]; then
 fi
 chown 1000:1000 "$FS/home/node"
 
-NODE_VERSION="$("$NODE" --version)"
+NODE_VERSION="$(node --version)"
 tar -C "$FS" --numeric-owner -cf "$WORK/rootfs.tar" .
 previous="$(docker image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)"
 docker import \

@@ -20,24 +20,20 @@ LISTEN_HOST="${RDX_SIM_IMAGE_HOST:-127.0.0.1}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 
 say() { printf 'simulator-image: %s\n' "$*" >&2; }
+# shellcheck source=scripts/node-rootfs.sh
+source "$ROOT/scripts/node-rootfs.sh"
 
 [[ -f "$ROOT/dist/src/cli/main.js" ]] || { say "no build in $ROOT/dist: run npm run build first"; exit 1; }
 timeout 10 docker info >/dev/null 2>&1 || { say "no Docker engine answers: run scripts/docker-engine.sh start"; exit 1; }
 
-NODE="$(readlink -f "$(command -v node)")"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 FS="$WORK/rootfs"
 mkdir -p "$FS/app" "$FS/tmp" "$FS/usr/bin"
 chmod 1777 "$FS/tmp"
 
-# The node binary and every library it loads, at the paths the dynamic loader looks for them (symlinks resolved).
-cp "$NODE" "$FS/usr/bin/node"
-while read -r lib; do
-  [[ -n "$lib" ]] || continue
-  mkdir -p "$FS$(dirname "$lib")"
-  cp -L "$lib" "$FS$lib"
-done < <(ldd "$NODE" | grep -o '/[^ ]*' | sort -u)
+# The node binary and every library it loads.
+copy_node "$FS" /usr/bin/node
 
 # The project. Compiled tests and the benchmarks are not needed to serve.
 cp "$ROOT/package.json" "$FS/app/"

@@ -145,7 +145,7 @@ export class Table<K, F> {
   private readonly byKey = new Map<K, Row<F>>();
   private readonly all: Row<F>[] = [];
   private readonly buckets = new Map<string, Map<string, Row<F>[]>>();
-  /** The bucketed filters with their buckets, made once: a created record is indexed without looking them up. */
+  /** The bucketed filters with their buckets, made once: a record is indexed without looking them up by name. */
   private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Row<F>[]> }[] = [];
   private readonly byDay = new Map<number, Row<F>[]>();
   /** The days that have a bucket, ascending. */
@@ -322,14 +322,12 @@ export class Table<K, F> {
     const oldKey = this.shape.keyOf(row.fields);
     const newKey = this.shape.keyOf(fields);
     const date = this.shape.dateOf?.(fields);
-    const filters = this.shape.filters ?? {};
-    for (const [name, of] of Object.entries(filters)) {
-      if (name === this.shape.keyFilter) continue;
+    for (const { of, buckets } of this.indexed) {
       const before = of(row.fields);
       const after = of(fields);
       if (before === after) continue;
-      this.bucketAt(name, before, row, false);
-      this.bucketAt(name, after, row, true);
+      this.bucketIn(buckets, before, row, false);
+      this.bucketIn(buckets, after, row, true);
     }
     if (date !== row.date) {
       this.dayAt(row.date, row, false);
@@ -346,10 +344,6 @@ export class Table<K, F> {
   private index(row: Row<F>, fields: F, date: number | undefined, add: boolean): void {
     for (const { of, buckets } of this.indexed) this.bucketIn(buckets, of(fields), row, add);
     this.dayAt(date, row, add);
-  }
-
-  private bucketAt(name: string, value: string | undefined, row: Row<F>, add: boolean): void {
-    this.bucketIn(this.buckets.get(name) as Map<string, Row<F>[]>, value, row, add);
   }
 
   private bucketIn(index: Map<string, Row<F>[]>, value: string | undefined, row: Row<F>, add: boolean): void {

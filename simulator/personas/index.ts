@@ -219,4 +219,3 @@ export function personaByName(name: string): Persona | undefined {
   return PERSONAS.find((p) => p.name === name);
 }
 
-export { atsJobOfferFixtureIds } from './catalogue.js';

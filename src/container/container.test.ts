@@ -3,40 +3,19 @@
 // image rdx-simulator:local (scripts/simulator-image.sh). Without them these tests say why and skip, except when
 // RDX_REQUIRE_CONTAINER_ENGINE=1 (.ci/run sets it once it has started an engine), where they fail: CI must run them.
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
+import { docker, dockerUnavailable, freePort } from '../testing/docker.js';
 import { SESSION_LABEL } from './index.js';
 
 const IMAGE = process.env['RDX_TEST_IMAGE'] ?? 'rdx-simulator:local';
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 // rdx removes its containers itself (these tests check it does); the reaper image cannot be pulled offline.
 const env = { ...process.env, TESTCONTAINERS_RYUK_DISABLED: process.env['TESTCONTAINERS_RYUK_DISABLED'] ?? 'true' };
-
-function docker(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('docker', args, { encoding: 'utf8', timeout: 20_000 });
-  return { code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? (r.error?.message ?? '') };
-}
-
-/** Why these tests cannot run here, or undefined when they can. */
-function unavailable(): string | undefined {
-  const info = docker(['info', '--format', '{{.ServerVersion}}']);
-  if (info.code === null) return 'the docker CLI is not installed';
-  if (info.code !== 0) return `no Docker engine answers (docker info: ${info.stderr.trim().split('\n')[0] ?? ''}); start one with scripts/docker-engine.sh start`;
-  if (docker(['image', 'inspect', IMAGE]).code !== 0) return `the image ${IMAGE} is missing; build it with scripts/simulator-image.sh`;
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Outcome {
   code: number | null;
@@ -93,7 +72,7 @@ describe('rdx run --image on a real engine', function () {
   this.timeout(120_000);
 
   before(function () {
-    const why = unavailable();
+    const why = dockerUnavailable(IMAGE, 'build it with scripts/simulator-image.sh');
     if (!why) return;
     if (process.env['RDX_REQUIRE_CONTAINER_ENGINE'] === '1') throw new Error(`container tests must run (.ci/run started an engine), but ${why}`);
     console.log(`    (skipping the container tests: ${why})`);

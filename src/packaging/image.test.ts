@@ -3,12 +3,11 @@
 // networking, loopback only. Needs an engine and the image (.ci/run builds it: scripts/node-base-image.sh, then
 // docker build); without them these tests say why and skip, except under RDX_REQUIRE_CONTAINER_ENGINE=1 (CI).
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
+import { docker, dockerUnavailable, freePort } from '../testing/docker.js';
 import { DEMO_CLIENT, latestReport, runProgram, verdictOf, writeVendorProfile, type Outcome } from '../testing/package.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
@@ -16,29 +15,6 @@ const LIMIT_MS = 240_000;
 
 const exec = (command: string, args: string[], limitMs: number, env: Record<string, string> = {}): Promise<Outcome> =>
   runProgram(command, args, { limitMs, env });
-
-function docker(args: string[], limitMs = 30_000): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('docker', args, { encoding: 'utf8', timeout: limitMs });
-  return { code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? (r.error?.message ?? '') };
-}
-
-function unavailable(): string | undefined {
-  const info = docker(['info', '--format', '{{.ServerVersion}}']);
-  if (info.code === null) return 'the docker CLI is not installed';
-  if (info.code !== 0) return `no Docker engine answers (docker info: ${info.stderr.trim().split('\n')[0] ?? ''}); start one with scripts/docker-engine.sh start`;
-  if (docker(['image', 'inspect', IMAGE]).code !== 0) {
-    return `the image ${IMAGE} is missing; build it as docs/image.md says (scripts/node-base-image.sh, then docker build --build-arg NODE_IMAGE=rdx-node-base:local -t ${IMAGE} .)`;
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A report folder the container's node user (uid 1000) can write to. */
 function reportDir(): string {
@@ -53,7 +29,7 @@ describe(`the image built from the Dockerfile (${IMAGE})`, function () {
   const dirs: string[] = [];
 
   before(function () {
-    const why = unavailable();
+    const why = dockerUnavailable(IMAGE, `build it as docs/image.md says (scripts/node-base-image.sh, then docker build --build-arg NODE_IMAGE=rdx-node-base:local -t ${IMAGE} .)`);
     if (!why) return;
     if (process.env['RDX_REQUIRE_CONTAINER_ENGINE'] === '1') throw new Error(`the image tests must run (.ci/run started an engine), but ${why}`);
     console.log(`    (skipping the image tests: ${why})`);

@@ -1,0 +1,33 @@
+// What the tests that need a Docker engine share: the docker CLI, why they cannot run here, a free host port.
+import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+
+export interface DockerResult {
+  /** null: the docker CLI could not be started (not installed, or it ran past the time limit). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function docker(args: string[], limitMs = 30_000): DockerResult {
+  const r = spawnSync('docker', args, { encoding: 'utf8', timeout: limitMs });
+  return { code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? (r.error?.message ?? '') };
+}
+
+/** Why tests of `image` cannot run here (no CLI, no engine, no image: then howToBuild says how), or undefined. */
+export function dockerUnavailable(image: string, howToBuild: string): string | undefined {
+  const info = docker(['info', '--format', '{{.ServerVersion}}']);
+  if (info.code === null) return 'the docker CLI is not installed';
+  if (info.code !== 0) return `no Docker engine answers (docker info: ${info.stderr.trim().split('\n')[0] ?? ''}); start one with scripts/docker-engine.sh start`;
+  if (docker(['image', 'inspect', image]).code !== 0) return `the image ${image} is missing; ${howToBuild}`;
+  return undefined;
+}
+
+/** A loopback port nothing listens on at the moment (for a container on the host network). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
