@@ -22,16 +22,21 @@ function daysInMonth(year: number, month: number): number {
   return month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] as number);
 }
 
-let lastText: string | undefined;
-let lastParsed: ParsedDate | undefined;
+/** Dates read lately: a created item's date is read twice (its check, its index), and a batch's dates repeat. */
+const recent = new Map<string, Readonly<ParsedDate> | undefined>();
+const RECENT_MAX = 4096;
 
 /** Reads `2026-03-01` or `2026-03-01T09:00:00Z` (also with an offset, a fraction, or no seconds); else undefined. */
 export function parseIsoDate(text: string): Readonly<ParsedDate> | undefined {
-  // A created item's date is read twice in a row, to check its format and then to index it: the second read is free.
-  if (text === lastText) return lastParsed;
-  lastParsed = readIsoDate(text);
-  lastText = text;
-  return lastParsed;
+  if (text.length > 64) return readIsoDate(text);
+  let parsed = recent.get(text);
+  if (parsed === undefined && !recent.has(text)) {
+    parsed = readIsoDate(text);
+    // Emptied when full rather than kept in order: cheaper, and any text it forgets is simply read again.
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(text, parsed === undefined ? undefined : Object.freeze(parsed));
+  }
+  return parsed;
 }
 
 function readIsoDate(text: string): ParsedDate | undefined {

@@ -93,7 +93,7 @@ function answerOnSocket(socket: Duplex, status: number, message: string): void {
  * request under way: silent, half-sent headers, or kept alive), so a client holding thousands of silent sockets
  * cannot lock others out; only when every connection is busy is the newcomer answered 503 and closed.
  */
-function capConnections(server: Server, max: number): void {
+function capConnections(server: Server, max: number): (req: IncomingMessage, res: ServerResponse) => void {
   /** Open connections, oldest first, with the number of requests each has under way. */
   const open = new Map<Socket, number>();
   server.on('connection', (socket: Socket) => {
@@ -115,14 +115,18 @@ function capConnections(server: Server, max: number): void {
     open.set(socket, 0);
     socket.once('close', () => open.delete(socket));
   });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  // One function for every response, not a closure each: this runs on every request.
+  function responseClosed(this: ServerResponse): void {
+    const socket = this.req.socket;
+    if (open.has(socket)) open.set(socket, Math.max(0, (open.get(socket) ?? 1) - 1));
+  }
+  // Called by the request listener rather than added as a second one: an event with two listeners costs more.
+  return (req, res) => {
     const socket = req.socket;
     if (!open.has(socket)) return;
     open.set(socket, (open.get(socket) ?? 0) + 1);
-    res.once('close', () => {
-      if (open.has(socket)) open.set(socket, Math.max(0, (open.get(socket) ?? 1) - 1));
-    });
-  });
+    res.on('close', responseClosed);
+  };
 }
 
 /** A request node:http could not parse never reaches the pipeline; it still gets the JSON error body. */
@@ -230,7 +234,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     admin.dashboard = dashboard;
   }
 
+  let countRequest: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    countRequest(req, res);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
@@ -255,7 +261,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     keepAliveTimeout: 5_000,
   }, listener);
   server.on('clientError', answerClientError);
-  capConnections(server, resolved.maxConnections);
+  countRequest = capConnections(server, resolved.maxConnections);
   // Left to itself, Node answers an unknown Expect with an empty 417 and drops a CONNECT without a word.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify(errorBody(`The expectation ${JSON.stringify(req.headers.expect ?? '')} is not supported; only 100-continue is.`));

@@ -249,7 +249,9 @@ export class Pipeline {
       produced = fail(error);
     }
     if (!(produced instanceof Promise)) {
-      this.write(ctx, this.serialize(produced), started, arrivedAt);
+      // A read answers stored records as they are (no persona can have changed them on this path).
+      const read = ctx.operation !== undefined && READ_ONLY.has(ctx.operation.kind);
+      this.write(ctx, this.serialize(produced, read), started, arrivedAt);
       return;
     }
     return produced.then(
@@ -425,12 +427,12 @@ export class Pipeline {
     return { status: 500, outcome: 'internal', headers: {}, body: errorBody('The simulator failed on this request.', [message]) };
   }
 
-  private serialize(response: SimResponse): RawResponse {
+  private serialize(response: SimResponse, read = false): RawResponse {
     try {
       return {
         status: response.status,
         headers: { 'content-type': 'application/json', ...response.headers },
-        body: bodyJson(response.body),
+        body: bodyJson(response.body, read),
         value: response.body,
       };
     } catch (error) {
@@ -467,7 +469,7 @@ export class Pipeline {
       rawHeaders: req.rawHeaders,
       requestBody: ctx.rawBody,
       responseBody: raw === 'sent' ? undefined : raw.value ? { value: raw.value } : raw.body,
-      ...(evicted ? { note: evictionNote(evicted, this.state.tokens.cap) } : {}),
+      note: evicted ? evictionNote(evicted, this.state.tokens.cap) : undefined,
     }, isToken);
     this.state.journaled?.();
   }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker } from '../src/data/factories.js';
 import { Store } from './store.js';
-import { Table, mergeScan, type PageQuery, type Row } from './table.js';
+import { SharedStrings, Table, mergeScan, type PageQuery, type Row } from './table.js';
 
 interface Thing {
   id: number;
@@ -101,6 +101,25 @@ describe('simulator table', () => {
     tx.undo();
     expect(store.jobOffers.values()).to.deep.equal([offer]);
     expect(store.users).to.deep.equal([]);
+  });
+
+  it('keeps every value exactly as given when it shares equal strings, for any field names and values', () => {
+    const faker = createFaker(7);
+    const shared = new SharedStrings();
+    for (let i = 0; i < 5000; i++) {
+      const record: Record<string, unknown> = { id: i, nothing: null, flag: i % 2 === 0, nested: { status: 'open' } };
+      // 200 field names (more than are followed), values of few and of many kinds, some too long to share.
+      for (let f = 0; f < 6; f++) {
+        const name = `field${faker.number.int({ min: 0, max: 199 })}`;
+        record[name] = f % 3 === 0 ? faker.helpers.arrayElement(['open', 'closed', 'draft'])
+          : f % 3 === 1 ? faker.string.alphanumeric({ length: { min: 1, max: 80 } }) : faker.number.int();
+      }
+      record['status'] = `s${i % 2000}`;
+      const before = structuredClone(record);
+      shared.share(record);
+      expect(record, `record ${i}`).to.deep.equal(before);
+      expect(Object.keys(record), `record ${i}: field order`).to.deep.equal(Object.keys(before));
+    }
   });
 
   it('reads a page of a large table from its indexes, not by scanning it', () => {
