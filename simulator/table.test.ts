@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker } from '../src/data/factories.js';
 import { Store } from './store.js';
-import { SharedStrings, Table, mergeScan, type PageQuery, type Row } from './table.js';
+import { KeyIndex, SharedStrings, Table, mergeScan, type PageQuery, type Row } from './table.js';
 
 interface Thing {
   id: number;
@@ -101,6 +101,33 @@ describe('simulator table', () => {
     tx.undo();
     expect(store.jobOffers.values()).to.deep.equal([offer]);
     expect(store.users).to.deep.equal([]);
+  });
+
+  it('finds by key exactly as a Map does, for ids in order, ids far apart, and keys that are not ids', () => {
+    const faker = createFaker(11);
+    const index = new KeyIndex<number | string, string>();
+    const model = new Map<number | string, string>();
+    let next = 1;
+    for (let step = 0; step < 20_000; step++) {
+      const roll = faker.number.int({ min: 0, max: 99 });
+      const key: number | string = roll < 50 ? next++
+        : roll < 65 ? faker.number.int({ min: 0, max: next + 3000 })
+          : roll < 75 ? faker.number.int({ min: 0, max: 10 ** 9 })
+            : roll < 80 ? faker.helpers.arrayElement([-1, 0.5, Number.NaN, 2 ** 53])
+              : roll < 85 ? `JO-${faker.number.int({ min: 0, max: 500 })}` : faker.number.int({ min: 0, max: next });
+      const op = faker.number.int({ min: 0, max: 9 });
+      if (op < 6) {
+        index.set(key, `v${step}`);
+        model.set(key, `v${step}`);
+      } else if (op < 8) expect(index.delete(key), `delete ${String(key)}`).to.equal(model.delete(key));
+      else expect(index.get(key), `get ${String(key)}`).to.equal(model.get(key));
+      expect(index.has(key), `has ${String(key)}`).to.equal(model.has(key));
+      expect(index.size, `size after step ${step}`).to.equal(model.size);
+    }
+    for (const [key, value] of model) expect(index.get(key), `get ${String(key)} at the end`).to.equal(value);
+    index.clear();
+    expect(index.size).to.equal(0);
+    expect(index.get(1)).to.equal(undefined);
   });
 
   it('keeps every value exactly as given when it shares equal strings, for any field names and values', () => {

@@ -175,9 +175,69 @@ export function mergeScan<F>(buckets: readonly (readonly Row<F>[])[], after: num
   }
 }
 
+/** How far past the end of KeyIndex's array a numeric key may land and still go in it (else: the map). */
+const DENSE_REACH = 1024;
+
+/**
+ * Rows by key. Ids are small integers handed out in order, so they index an array: a Map of a million entries
+ * costs a hashed store per created record and rehashes as it grows (measured: a tenth of a batch's time). Any
+ * other key (a reference, an id far past the others) goes to a Map.
+ */
+export class KeyIndex<K, V> {
+  private readonly dense: (V | undefined)[] = [];
+  private denseCount = 0;
+  private readonly sparse = new Map<K, V>();
+
+  get size(): number {
+    return this.denseCount + this.sparse.size;
+  }
+
+  private fits(key: K): boolean {
+    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= this.dense.length + DENSE_REACH;
+  }
+
+  get(key: K): V | undefined {
+    // A key that fits now may have gone to the map when the array was shorter.
+    if (this.fits(key)) return this.dense[key as number] ?? (this.sparse.size > 0 ? this.sparse.get(key) : undefined);
+    return this.sparse.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: K, value: V): void {
+    if ((this.sparse.size > 0 && this.sparse.has(key)) || !this.fits(key)) {
+      this.sparse.set(key, value);
+      return;
+    }
+    const at = key as number;
+    if (this.dense[at] === undefined) this.denseCount += 1;
+    // Filled up to the key first, so that the array stays a list rather than becoming a dictionary.
+    while (this.dense.length < at) this.dense.push(undefined);
+    this.dense[at] = value;
+  }
+
+  delete(key: K): boolean {
+    if (this.sparse.size > 0 && this.sparse.delete(key)) return true;
+    if (!this.fits(key) || this.dense[key as number] === undefined) return false;
+    this.dense[key as number] = undefined;
+    this.denseCount -= 1;
+    return true;
+  }
+
+  clear(): void {
+    this.dense.length = 0;
+    this.denseCount = 0;
+    this.sparse.clear();
+  }
+}
+
 export class Table<K, F> {
   private seq = 0;
-  private readonly byKey = new Map<K, Row<F>>();
+  private readonly byKey = new KeyIndex<K, Row<F>>();
+  /** The largest numeric key stored since the last clear: a created id above it needs no look-up to be new. */
+  private topKey = -Infinity;
   private readonly all: Row<F>[] = [];
   private readonly buckets = new Map<string, Map<string, Row<F>[]>>();
   /** The bucketed filters with their buckets, made once: a record is indexed without looking them up by name. */
@@ -248,7 +308,8 @@ export class Table<K, F> {
   insert(make: (seq: number) => F): F | undefined {
     const seq = this.seq + 1;
     const fields = make(seq);
-    if (this.byKey.has(this.shape.keyOf(fields))) return undefined;
+    const key = this.shape.keyOf(fields);
+    if (!(typeof key === 'number' && key > this.topKey) && this.byKey.has(key)) return undefined;
     this.strings.share(fields as Record<string, unknown>);
     this.seq = seq;
     const row: Row<F> = { seq, fields, date: this.shape.dateOf?.(fields) };
@@ -281,6 +342,7 @@ export class Table<K, F> {
   clear(): void {
     this.seq = 0;
     this.byKey.clear();
+    this.topKey = -Infinity;
     this.all.length = 0;
     for (const index of this.buckets.values()) index.clear();
     this.byDay.clear();
@@ -345,8 +407,13 @@ export class Table<K, F> {
     return [...values].map((v) => index?.get(v)).filter((rows): rows is Row<F>[] => rows !== undefined);
   }
 
+  private keyed(key: K, row: Row<F>): void {
+    this.byKey.set(key, row);
+    if (typeof key === 'number' && key > this.topKey) this.topKey = key;
+  }
+
   private attach(row: Row<F>): void {
-    this.byKey.set(this.shape.keyOf(row.fields), row);
+    this.keyed(this.shape.keyOf(row.fields), row);
     insertRow(this.all, row);
     this.index(row, row.fields, row.date, true);
   }
@@ -374,7 +441,7 @@ export class Table<K, F> {
     }
     if (oldKey !== newKey) {
       this.byKey.delete(oldKey);
-      this.byKey.set(newKey, row);
+      this.keyed(newKey, row);
     }
     row.fields = fields;
     row.date = date;
@@ -387,10 +454,12 @@ export class Table<K, F> {
 
   private bucketIn(index: Map<string, Row<F>[]>, value: string | undefined, row: Row<F>, add: boolean): void {
     if (value === undefined) return;
-    let rows = index.get(value);
+    const rows = index.get(value);
     if (add) {
-      if (!rows) index.set(value, (rows = []));
-      insertRow(rows, row);
+      // A new bucket is made holding its row: an empty one that is pushed to reserves 17 slots, and most values of
+      // a filter such as job_offer_reference have a bucket of one or a few rows.
+      if (!rows) index.set(value, [row]);
+      else insertRow(rows, row);
     } else if (rows) {
       removeRow(rows, row);
       if (rows.length === 0) index.delete(value);
@@ -400,15 +469,14 @@ export class Table<K, F> {
   private dayAt(date: number | undefined, row: Row<F>, add: boolean): void {
     if (date === undefined) return;
     const day = Math.floor(date / DAY_MS);
-    let rows = this.byDay.get(day);
+    const rows = this.byDay.get(day);
     if (add) {
       if (!rows) {
-        this.byDay.set(day, (rows = []));
+        this.byDay.set(day, [row]);
         const last = this.days[this.days.length - 1];
         if (last === undefined || last < day) this.days.push(day);
         else this.days.splice(firstAtLeast(this.days, day), 0, day);
-      }
-      insertRow(rows, row);
+      } else insertRow(rows, row);
     } else if (rows) {
       removeRow(rows, row);
       if (rows.length === 0) {
