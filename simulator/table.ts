@@ -65,6 +65,8 @@ export class SharedStrings {
 
   /** Replaces, in place, each short string value of `record` by the equal string stored before, if any. */
   share(record: Record<string, unknown>): void {
+    // A record a caller froze (through the programmatic API) is stored as it is.
+    if (Object.isFrozen(record)) return;
     for (const key of Object.keys(record)) {
       const value = record[key];
       if (typeof value !== 'string' || value.length > SHARED_MAX_LENGTH) continue;
