@@ -14,8 +14,21 @@ set -euo pipefail
 IMAGE="${1:-rdx-node-base:local}"
 
 say() { printf 'node-base-image: %s\n' "$*" >&2; }
-# shellcheck source=scripts/node-rootfs.sh
-source "$(dirname "$0")/node-rootfs.sh"
+
+# Puts this machine's node binary into a root filesystem for `docker import`, with every shared library `ldd` says
+# it needs, at the paths the dynamic loader looks for them (symlinks resolved).
+#   copy_node ROOTFS BIN_PATH       BIN_PATH is where node goes inside ROOTFS, e.g. /usr/local/bin/node
+copy_node() {
+  local fs="$1" bin="$2" node lib
+  node="$(readlink -f "$(command -v node)")"
+  mkdir -p "$fs$(dirname "$bin")"
+  cp "$node" "$fs$bin"
+  while read -r lib; do
+    [[ -n "$lib" ]] || continue
+    mkdir -p "$fs$(dirname "$lib")"
+    cp -L "$lib" "$fs$lib"
+  done < <(ldd "$node" | grep -o '/[^ ]*' | sort -u)
+}
 
 timeout 10 docker info >/dev/null 2>&1 || { say "no Docker engine answers: run scripts/docker-engine.sh start"; exit 1; }
 

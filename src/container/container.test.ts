@@ -1,6 +1,7 @@
 // `rdx run --image` against a real Docker engine: the harness against the simulator in a container, and the
-// containers that never become ready or exit at once. Needs an engine (scripts/docker-engine.sh start) and the
-// image rdx-simulator:local (scripts/simulator-image.sh). Without them these tests say why and skip, except when
+// containers that never become ready or exit at once. The container is the product image users install (built
+// from the Dockerfile by scripts/product-image.sh; RDX_PRODUCT_IMAGE names it), running `rdx simulate`. Needs an
+// engine (scripts/docker-engine.sh start) and that image. Without them these tests say why and skip, except when
 // RDX_REQUIRE_CONTAINER_ENGINE=1 (.ci/run sets it once it has started an engine), where they fail: CI must run them.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { packageRoot } from '../spec/index.js';
 import { docker, dockerUnavailable, freePort } from '../testing/docker.js';
 import { SESSION_LABEL } from './index.js';
 
-const IMAGE = process.env['RDX_TEST_IMAGE'] ?? 'rdx-simulator:local';
+const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 // rdx removes its containers itself (these tests check it does); the reaper image cannot be pulled offline.
 const env = { ...process.env, TESTCONTAINERS_RYUK_DISABLED: process.env['TESTCONTAINERS_RYUK_DISABLED'] ?? 'true' };
@@ -63,16 +64,16 @@ function expectRemoved(id: string): void {
   expect(left.stdout.trim(), `container ${id} is still there`).to.equal('');
 }
 
-/** The simulator image told to listen on loopback only, on a port of our choosing. */
+/** The image's simulator told to listen on loopback only (the engine shares the host's network), on a port of our choosing. */
 function simulator(port: number): string[] {
-  return ['--', '/usr/bin/node', 'dist/src/cli/main.js', 'simulate', '--host', '127.0.0.1', '--port', String(port)];
+  return ['--', 'rdx', 'simulate', '--host', '127.0.0.1', '--port', String(port)];
 }
 
 describe('rdx run --image on a real engine', function () {
   this.timeout(120_000);
 
   before(function () {
-    const why = dockerUnavailable(IMAGE, 'build it with scripts/simulator-image.sh');
+    const why = dockerUnavailable(IMAGE, 'build it with scripts/product-image.sh');
     if (!why) return;
     if (process.env['RDX_REQUIRE_CONTAINER_ENGINE'] === '1') throw new Error(`container tests must run (.ci/run started an engine), but ${why}`);
     console.log(`    (skipping the container tests: ${why})`);
@@ -126,7 +127,7 @@ describe('rdx run --image on a real engine', function () {
     const secret = 'tok-9f8e7d6c5b4a';
     const script = `for (let i = 0; i < 30; i++) console.log('warming up', i); console.log('using token ' + process.env.API_TOKEN); setInterval(() => {}, 1000)`;
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--startup-timeout', '2500',
-      '--env', `API_TOKEN=${secret}`, '--no-reports', '--', '/usr/bin/node', '-e', script], 60_000);
+      '--env', `API_TOKEN=${secret}`, '--no-reports', '--', 'node', '-e', script], 60_000);
     expect(r.code, r.stderr).to.equal(3);
     expect(r.stderr, r.stderr).to.include('was not ready after 2500 ms (--startup-timeout)');
     expect(r.stderr).to.include(`waiting for port ${port} to accept connections (--wait-for port)`);
@@ -140,7 +141,7 @@ describe('rdx run --image on a real engine', function () {
   it('reports a container that exits at once promptly, not at the timeout, and removes it', async () => {
     const port = await freePort();
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--startup-timeout', '60000',
-      '--no-reports', '--', '/usr/bin/node', '-e', `console.error('boom: no database configured'); process.exit(4)`], 60_000);
+      '--no-reports', '--', 'node', '-e', `console.error('boom: no database configured'); process.exit(4)`], 60_000);
     expect(r.code, r.stderr).to.equal(3);
     expect(r.stderr, r.stderr).to.match(/exited with code 4 \d+\.\d s into the wait, before it was ready/);
     expect(r.stderr).to.include('  | boom: no database configured');
@@ -155,7 +156,7 @@ describe('rdx run --image on a real engine', function () {
     const port = await freePort();
     let sent = false;
     const r = await rdx(['--image', IMAGE, '--network', 'host', '--container-port', String(port), '--no-reports',
-      '--', '/usr/bin/node', '-e', 'setInterval(() => {}, 1000)'], 60_000, (stderr, child) => {
+      '--', 'node', '-e', 'setInterval(() => {}, 1000)'], 60_000, (stderr, child) => {
       if (!sent && /Container: [0-9a-f]{12} created/.test(stderr)) {
         sent = true;
         child.kill('SIGINT');

@@ -47,7 +47,7 @@ export function containerOptions(y: Argv): Argv {
     .option('startup-timeout', { type: 'number', describe: `With --image: ms to wait for readiness (default ${DEFAULT_STARTUP_TIMEOUT_MS})` })
     .option('network', { type: 'string', describe: 'With --image: Docker network mode; "host" where the engine has no bridge (the container then listens on 127.0.0.1 directly)' })
     .option('base-path', { type: 'string', describe: 'With --image: path prefix of the API in the container, e.g. /api/v1' })
-    .example('rdx run --image rdx-simulator:local --network host --container-port 18080 -- node dist/src/cli/main.js simulate --port 18080', 'Test a container image, overriding its command');
+    .example('rdx run --image rdx-conformance:local --network host --container-port 18080 -- rdx simulate --host 127.0.0.1 --port 18080', 'Test a container image, overriding its command');
 }
 
 /**
@@ -66,7 +66,7 @@ export function containerTargetFrom(argv: Record<string, unknown>, rawArgs: read
   }
   if (dashDash < 0 && stray.length > 0) throw new UsageError(`unexpected argument(s): ${stray.map(String).join(' ')} (put the container's command after --)`);
   const image = single(argv['image'], '--image');
-  if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image ${JSON.stringify(image)}: give an image reference such as rdx-simulator:local or registry.example/impl:1.2`);
+  if (!image || /\s/.test(image) || image.startsWith('-')) throw new UsageError(`--image ${JSON.stringify(image)}: give an image reference such as rdx-conformance:local or registry.example/impl:1.2`);
   if (argv['baseUrl'] !== undefined) throw new UsageError('--base-url and --image exclude each other: with --image the base URL is the container\'s');
 
   const network = argv['network'] === undefined ? undefined : single(argv['network'], '--network');

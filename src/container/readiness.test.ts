@@ -99,7 +99,7 @@ describe('container readiness (no engine needed)', function () {
   it('exits 3 at once when no engine can be reached, saying how to provide one, without a stack trace', () => {
     const socket = join(mkdtempSync(join(tmpdir(), 'rdx-noengine-')), 'docker.sock');
     const began = Date.now();
-    const r = spawnSync(process.execPath, [cli, 'run', '--image', 'rdx-simulator:local', '--network', 'host', '--no-reports'], {
+    const r = spawnSync(process.execPath, [cli, 'run', '--image', 'rdx-conformance:local', '--network', 'host', '--no-reports'], {
       cwd: packageRoot, encoding: 'utf8', timeout: 30_000, env: { ...process.env, DOCKER_HOST: `unix://${socket}` },
     });
     expect(r.status, r.stderr).to.equal(3);
