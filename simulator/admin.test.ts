@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { createFaker, jobOffer } from '../src/data/factories.js';
+import { createFaker, jobOffer, jobboardActivity } from '../src/data/factories.js';
 import type { JournalEntry } from './journal.js';
-import { BODY_LIMIT, journalBody, maskHeaders, maskSecrets } from './journal.js';
+import { BODY_LIMIT, SLOT_BYTES, journalBody, maskHeaders, maskSecrets } from './journal.js';
 import { resolveOptions } from './options.js';
 import { Client, items, startTest, type Harness } from './test-support.js';
 
@@ -95,6 +95,16 @@ describe('simulator: admin surface', () => {
     const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
     expect(entries.map((e) => e.path)).to.deep.equal([3, 4, 5, 6, 7].map((i) => `/ats/job-offers?reference=R${i}`));
     expect(items(await admin.get('/journal?limit=2'))).to.have.length(2);
+  });
+
+  it('shows each kept request its own body, small or large, after the ring has come round', async () => {
+    const faker = createFaker(3);
+    // Batches of 1 to 40 activities: some fit an entry's slot (SLOT_BYTES), some are kept as copies of their own.
+    const sent = [1, 40, 3, 25, 2, 12, 33, 1].map((n) => JSON.stringify(Array.from({ length: n }, () => jobboardActivity(faker))));
+    expect(sent.some((text) => text.length > SLOT_BYTES) && sent.some((text) => text.length <= SLOT_BYTES)).to.equal(true);
+    for (const raw of sent) expect((await t.client.send('POST', '/jobboard/activities', { raw, headers: { 'content-type': 'application/json' } })).status).to.be.below(300);
+    const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
+    expect(entries.map((e) => e.requestBody)).to.deep.equal(sent.slice(3));
   });
 
   it('resets to the seed data', async () => {

@@ -5,7 +5,10 @@
 // A response is kept as the envelope it was serialized from, not as its text: the envelope is small and points at
 // stored records (which are never mutated, see table.ts), while a list page's text is kilobytes that would outlive
 // the young generation and make every collection copy and promote it (measured: the journal then cost a list
-// request 100 µs of its 230).
+// request 100 µs of its 230). A request body is copied into the entry's slot of one buffer the journal allocates
+// once: kept as a view of the buffer node:http read it into, each entry held a socket read's memory outside the
+// heap, which the collector frees only in a full collection and counts towards starting one (measured under a
+// 10-item POST load: one full collection in six seconds instead of two, and 10% less CPU per request).
 import { bodyJson } from './json.js';
 import type { JsonObject } from './context.js';
 
@@ -36,7 +39,8 @@ export interface JournalRecord {
   latencyMs: number;
   clientId: string | null;
   rawHeaders: readonly string[];
-  requestBody: string | Buffer | undefined;
+  /** The bytes or the masked text; once kept, a number: that many bytes in the entry's slot (see Journal). */
+  requestBody: string | Buffer | number | undefined;
   /** The text sent, or the envelope it was serialized from by bodyJson (formatted again when read). */
   responseBody: string | Buffer | Envelope | undefined;
   note?: string;
@@ -237,20 +241,25 @@ function kept<B extends Body>(body: B | undefined, sensitive: boolean, known: Kn
   if (sensitive) return journalBody(body, known) ?? undefined;
   if (!(typeof body === 'string' || Buffer.isBuffer(body))) return body;
   if (body.length === 0) return undefined;
-  // A request body is kept as bytes, outside the JS heap (node:http gives a body its own buffer, so that costs no
-  // copy); one that is a view of a larger buffer is copied, so that the ring does not keep the rest alive.
-  if (Buffer.isBuffer(body) && body.length <= BODY_LIMIT) return body.buffer.byteLength > 2 * body.length ? Buffer.from(body) : body;
+  // A view of a larger buffer is copied, so that the ring does not keep the rest alive.
+  if (Buffer.isBuffer(body) && body.length <= BODY_LIMIT) return body.buffer.byteLength > body.length ? Buffer.from(body) : body;
   if (body.length <= BODY_LIMIT) return body;
   return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);
 }
 
+/** Bytes of a request body that fit in an entry's slot; a larger one is kept as a copy of its own. */
+export const SLOT_BYTES = 4096;
+
 export class Journal {
   private readonly ring: (JournalRecord | undefined)[];
+  /** SLOT_BYTES per entry, for its request body; allocated once, and its pages are only taken up as they are used. */
+  private readonly slots: Buffer;
   private next = 0;
   private count = 0;
 
   constructor(readonly capacity: number, private readonly known: Known = NOTHING_KNOWN) {
     this.ring = new Array<JournalRecord | undefined>(capacity);
+    this.slots = Buffer.allocUnsafeSlow(capacity * SLOT_BYTES);
   }
 
   get size(): number {
@@ -260,7 +269,11 @@ export class Journal {
   /** sensitive: the bodies may carry credentials (token requests) and are masked before they are kept. */
   add(record: JournalRecord, sensitive: boolean): void {
     if (this.capacity === 0) return;
-    record.requestBody = kept(record.requestBody, sensitive, this.known);
+    const request = record.requestBody;
+    if (!sensitive && Buffer.isBuffer(request) && request.length > 0 && request.length <= SLOT_BYTES) {
+      request.copy(this.slots, this.next * SLOT_BYTES);
+      record.requestBody = request.length;
+    } else record.requestBody = kept(request as string | Buffer | undefined, sensitive, this.known);
     record.responseBody = kept(record.responseBody, sensitive, this.known);
     this.ring[this.next] = record;
     this.next = (this.next + 1) % this.capacity;
@@ -272,8 +285,10 @@ export class Journal {
     const n = Math.max(0, Math.min(limit, this.count));
     const out: JournalEntry[] = [];
     for (let i = n; i > 0; i--) {
-      const r = this.ring[(this.next - i + this.capacity) % this.capacity];
+      const at = (this.next - i + this.capacity) % this.capacity;
+      const r = this.ring[at];
       if (!r) continue;
+      const request = typeof r.requestBody === 'number' ? this.slots.subarray(at * SLOT_BYTES, at * SLOT_BYTES + r.requestBody) : r.requestBody;
       out.push({
         at: new Date(r.arrivedAt).toISOString(),
         method: r.method,
@@ -283,7 +298,7 @@ export class Journal {
         latencyMs: r.latencyMs,
         clientId: r.clientId,
         requestHeaders: headersOf(r.rawHeaders, this.known),
-        requestBody: journalBody(r.requestBody, this.known),
+        requestBody: journalBody(request, this.known),
         responseBody: journalBody(r.responseBody, this.known),
         ...(r.note ? { note: r.note } : {}),
       });
