@@ -67,7 +67,8 @@ export class SharedStrings {
   share(record: Record<string, unknown>): void {
     // A record a caller froze (through the programmatic API) is stored as it is.
     if (Object.isFrozen(record)) return;
-    for (const key of Object.keys(record)) {
+    // for…in over the record's own keys reads each value through V8's enumeration cache, not a keyed look-up.
+    for (const key in record) {
       const value = record[key];
       if (typeof value !== 'string' || value.length > SHARED_MAX_LENGTH) continue;
       let values = this.fields.get(key);
