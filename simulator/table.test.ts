@@ -7,6 +7,8 @@ interface Thing {
   id: number;
   colour: string;
   day: number;
+  /** A filter of many values: most have one record, some a few. */
+  tag?: string;
 }
 
 const DAY = 86_400_000;
@@ -26,7 +28,9 @@ function walkAll(table: Table<number, Thing>, query: Omit<PageQuery, 'after' | '
 
 function brute(things: Thing[], query: Omit<PageQuery, 'after' | 'limit'>): Thing[] {
   const colours = query.eq?.['colour'];
+  const tags = query.eq?.['tag'];
   return things.filter((t) => (!colours || colours.length === 0 || colours.includes(t.colour))
+    && (!tags || tags.length === 0 || (t.tag !== undefined && tags.includes(t.tag)))
     && (query.from === undefined || t.day * DAY >= query.from)
     && (query.to === undefined || t.day * DAY <= query.to));
 }
@@ -47,18 +51,20 @@ describe('simulator table', () => {
     const store = new Store();
     const table = new Table<number, Thing>({
       keyOf: (t) => t.id,
-      filters: { colour: (t) => t.colour },
+      filters: { colour: (t) => t.colour, tag: (t) => t.tag },
       dateOf: (t) => t.day * DAY,
     });
     const colours = ['red', 'green', 'blue', 'amber'];
+    // 1 in 8 records has no tag; the others one of 300, so tag buckets hold none, one or a few rows as they change.
+    const tag = (): string | undefined => (faker.number.int(7) === 0 ? undefined : `t${faker.number.int(299)}`);
     for (let i = 0; i < 600; i++) {
       const roll = faker.number.int(9);
       const live = table.values();
       if (roll < 6 || live.length === 0) {
-        table.insert((id) => ({ id, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60) }));
+        table.insert((id) => ({ id, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60), tag: tag() }));
       } else if (roll < 8) {
         const victim = faker.helpers.arrayElement(live);
-        expect(table.replace(victim.id, { ...victim, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60) })).to.equal('ok');
+        expect(table.replace(victim.id, { ...victim, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60), tag: tag() })).to.equal('ok');
       } else {
         expect(table.remove(faker.helpers.arrayElement(live).id)).to.equal(true);
       }
@@ -71,6 +77,9 @@ describe('simulator table', () => {
       { eq: { colour: ['green'] }, from: 30 * DAY },
       { to: 5 * DAY },
       { eq: { colour: ['none'] } },
+      ...Array.from({ length: 300 }, (_, i) => ({ eq: { tag: [`t${i}`] } })),
+      { eq: { tag: ['t1', 't2', 't3', 't250', 'none'] } },
+      { eq: { tag: ['t7'], colour: ['red', 'green'] }, from: 10 * DAY },
     ];
     for (const query of queries) {
       for (const limit of [1, 7, 1000]) {

@@ -46,6 +46,13 @@ export interface Page<F> {
 
 export type UndoSink = (undo: () => void) => void;
 
+/**
+ * The rows of one value of an equality filter, in seq order. A bucket of one is the row itself: most values of a
+ * filter such as job_offer_reference have one record, and an array for each cost 56 bytes and an object more for
+ * the collector to copy (an empty array that is pushed to even reserves 17 slots).
+ */
+type Bucket<F> = Row<F> | Row<F>[];
+
 const DAY_MS = 86_400_000;
 
 /** Limits of SharedStrings: what counts as a field of few values, and how many fields a table follows. */
@@ -242,9 +249,9 @@ export class Table<K, F> {
   /** The largest numeric key stored since the last clear: a created id above it needs no look-up to be new. */
   private topKey = -Infinity;
   private readonly all: Row<F>[] = [];
-  private readonly buckets = new Map<string, Map<string, Row<F>[]>>();
+  private readonly buckets = new Map<string, Map<string, Bucket<F>>>();
   /** The bucketed filters with their buckets, made once: a record is indexed without looking them up by name. */
-  private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Row<F>[]> }[] = [];
+  private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Bucket<F>> }[] = [];
   private readonly byDay = new Map<number, Row<F>[]>();
   /** The days that have a bucket, ascending. */
   private days: number[] = [];
@@ -256,7 +263,7 @@ export class Table<K, F> {
   ) {
     for (const [name, of] of Object.entries(shape.filters ?? {})) {
       if (name === shape.keyFilter) continue;
-      const buckets = new Map<string, Row<F>[]>();
+      const buckets = new Map<string, Bucket<F>>();
       this.buckets.set(name, buckets);
       this.indexed.push({ of, buckets });
     }
@@ -407,7 +414,7 @@ export class Table<K, F> {
       return [rows.sort((a, b) => a.seq - b.seq)];
     }
     const index = this.buckets.get(name);
-    return [...values].map((v) => index?.get(v)).filter((rows): rows is Row<F>[] => rows !== undefined);
+    return [...values].map((v) => index?.get(v)).filter((b): b is Bucket<F> => b !== undefined).map((b) => (Array.isArray(b) ? b : [b]));
   }
 
   private keyed(key: K, row: Row<F>): void {
@@ -455,18 +462,18 @@ export class Table<K, F> {
     this.dayAt(date, row, add);
   }
 
-  private bucketIn(index: Map<string, Row<F>[]>, value: string | undefined, row: Row<F>, add: boolean): void {
+  private bucketIn(index: Map<string, Bucket<F>>, value: string | undefined, row: Row<F>, add: boolean): void {
     if (value === undefined) return;
-    const rows = index.get(value);
+    const bucket = index.get(value);
     if (add) {
-      // A new bucket is made holding its row: an empty one that is pushed to reserves 17 slots, and most values of
-      // a filter such as job_offer_reference have a bucket of one or a few rows.
-      if (!rows) index.set(value, [row]);
-      else insertRow(rows, row);
-    } else if (rows) {
-      removeRow(rows, row);
-      if (rows.length === 0) index.delete(value);
-    }
+      if (bucket === undefined) index.set(value, row);
+      else if (Array.isArray(bucket)) insertRow(bucket, row);
+      else index.set(value, bucket.seq < row.seq ? [bucket, row] : [row, bucket]);
+    } else if (Array.isArray(bucket)) {
+      removeRow(bucket, row);
+      if (bucket.length === 1) index.set(value, bucket[0] as Row<F>);
+      else if (bucket.length === 0) index.delete(value);
+    } else if (bucket === row) index.delete(value);
   }
 
   private dayAt(date: number | undefined, row: Row<F>, add: boolean): void {
