@@ -116,7 +116,8 @@ async function startup(): Promise<{ simulator: number; bare: number }> {
   return { simulator: median(simulator), bare: median(bare) };
 }
 
-const pct = (ratio: number): string => `${ratio.toFixed(2)}×`;
+/** A ratio with two decimals, or three when two would round it onto its goal (0.497 is not shown as 0.50 and missed). */
+const pct = (ratio: number, goal?: number): string => `${ratio.toFixed(goal !== undefined && Number(ratio.toFixed(2)) === goal && ratio !== goal ? 3 : 2)}×`;
 const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 const rps = (r: LoadResult): string => `${Math.round(r.reqPerSec)} req/s, p99 ${r.p99.toFixed(0)} ms`;
 
@@ -141,8 +142,8 @@ async function goals(): Promise<Table> {
     const auth = { authorization: `Bearer ${await token(baseUrl)}` };
 
     const one = await versus(ceiling, { url: url(ceiling.first['port'], '/'), headers: auth }, sim, { url: `${baseUrl}/ats/job-offers/JO-2026-000042`, headers: auth });
-    rows.push(['GET one job offer vs bare (fixed 1 KB JSON)', rps(one.subject), rps(one.reference), pct(one.ratio), `≥ ${GOALS.getOneVsCeiling}×`, met(one.ratio >= GOALS.getOneVsCeiling)]);
-    rows.push(['  p99, GET one vs bare', `${one.subject.p99.toFixed(0)} ms`, `${one.reference.p99.toFixed(0)} ms`, pct(one.p99Ratio), `≤ ${GOALS.p99VsBare}×`, met(one.p99Ratio <= GOALS.p99VsBare)]);
+    rows.push(['GET one job offer vs bare (fixed 1 KB JSON)', rps(one.subject), rps(one.reference), pct(one.ratio, GOALS.getOneVsCeiling), `≥ ${GOALS.getOneVsCeiling}×`, met(one.ratio >= GOALS.getOneVsCeiling)]);
+    rows.push(['  p99, GET one vs bare', `${one.subject.p99.toFixed(0)} ms`, `${one.reference.p99.toFixed(0)} ms`, pct(one.p99Ratio, GOALS.p99VsBare), `≤ ${GOALS.p99VsBare}×`, met(one.p99Ratio <= GOALS.p99VsBare)]);
 
     const listPath = '/jobboard/activities?status=viewed&min_date=2026-03-01&max_date=2026-12-31';
     const pageText = await (await fetch(`${baseUrl}${listPath}`, { headers: auth })).text();
@@ -151,14 +152,14 @@ async function goals(): Promise<Table> {
     page = await startChild(['page-reference', pageFile], 10_000);
     const count = (JSON.parse(pageText) as { data: unknown[] }).data.length;
     const list = await versus(page, { url: url(page.first['port'], '/'), headers: auth }, sim, { url: `${baseUrl}${listPath}`, headers: auth });
-    rows.push([`GET a list page (${count} activities, filtered) vs bare sending the same page`, rps(list.subject), rps(list.reference), pct(list.ratio), `≥ ${GOALS.listVsSamePage}×`, met(list.ratio >= GOALS.listVsSamePage)]);
-    rows.push(['  p99, list page vs bare', `${list.subject.p99.toFixed(0)} ms`, `${list.reference.p99.toFixed(0)} ms`, pct(list.p99Ratio), `≤ ${GOALS.p99VsBare}×`, met(list.p99Ratio <= GOALS.p99VsBare)]);
+    rows.push([`GET a list page (${count} activities, filtered) vs bare sending the same page`, rps(list.subject), rps(list.reference), pct(list.ratio, GOALS.listVsSamePage), `≥ ${GOALS.listVsSamePage}×`, met(list.ratio >= GOALS.listVsSamePage)]);
+    rows.push(['  p99, list page vs bare', `${list.subject.p99.toFixed(0)} ms`, `${list.reference.p99.toFixed(0)} ms`, pct(list.p99Ratio, GOALS.p99VsBare), `≤ ${GOALS.p99VsBare}×`, met(list.p99Ratio <= GOALS.p99VsBare)]);
 
     const faker = createFaker(1);
     const body = JSON.stringify(Array.from({ length: BATCH_ITEMS }, () => jobboardActivity(faker)));
     const post = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body };
     const batch = await versus(parse, { url: url(parse.first['port'], '/'), ...post }, sim, { url: `${baseUrl}/jobboard/activities`, ...post });
-    rows.push([`POST a ${BATCH_ITEMS}-item batch (${body.length} B) vs bare read+parse+answer`, rps(batch.subject), rps(batch.reference), pct(batch.ratio), `≥ ${GOALS.batchVsParse}×`, met(batch.ratio >= GOALS.batchVsParse)]);
+    rows.push([`POST a ${BATCH_ITEMS}-item batch (${body.length} B) vs bare read+parse+answer`, rps(batch.subject), rps(batch.reference), pct(batch.ratio, GOALS.batchVsParse), `≥ ${GOALS.batchVsParse}×`, met(batch.ratio >= GOALS.batchVsParse)]);
     for (const [name, v] of [['GET one', one], ['list', list], ['POST batch', batch]] as const) {
       if (v.subject.errors + v.subject.non2xx > 0) notes.push(`${name}: ${v.subject.errors} errors, ${v.subject.non2xx} non-2xx answers`);
     }
