@@ -3,18 +3,16 @@
 // verdict of a conformance run red, and the page loads nothing beyond its own origin. Screenshots of each step
 // go to reports/dashboard-*.png. CI installs chromium; where it is absent the suite says why and skips.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { packageRoot } from '../../src/spec/index.js';
 import { parseSnapshot } from '../snapshot.js';
 import { Client, startTest, type Harness } from '../test-support.js';
 import { conformanceRunner } from '../../src/cli/compose.js';
+import { launchChromium, skipWithoutChromium } from '../../src/testing/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = join(packageRoot, 'reports');
 
 interface Browser {
@@ -28,10 +26,8 @@ interface Browser {
 }
 
 async function openBrowser(origin: string): Promise<Browser> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce',
-  });
+  const browser = await launchChromium({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+  const context = browser.context;
   const outside: string[] = [];
   const problems: string[] = [];
   await context.route('**/*', (route) => {
@@ -47,10 +43,7 @@ async function openBrowser(origin: string): Promise<Browser> {
   });
   return {
     context, page, outside, problems,
-    async close() {
-      await context.close();
-      rmSync(profileDir, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 
@@ -70,10 +63,7 @@ describe('dashboard in headless Chromium', function () {
   let files = '';
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     files = mkdtempSync(join(tmpdir(), 'rdx-snapshots-'));
     t = await startTest({ records: 1000, conformance: conformanceRunner() }, false);
     b = await openBrowser(new URL(t.sim.baseUrl).origin);
@@ -242,10 +232,7 @@ describe('dashboard behind an admin token, in headless Chromium', function () {
   const TOKEN = 'a-token-for-the-browser-test';
 
   it('asks for the token, refuses a wrong one, and then goes live with it sent as a header', async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is not installed`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     const t = await startTest({ adminToken: TOKEN, records: 100 }, false);
     const b = await openBrowser(new URL(t.sim.baseUrl).origin);
     const seen: string[] = [];
@@ -285,10 +272,7 @@ describe('dashboard journal notes, in headless Chromium', function () {
   this.timeout(60_000);
 
   it('flags a token request that evicted tokens, and shows the note atop its detail', async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is not installed`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     // Room for one token: the second login evicts the first, and its journal entry says so.
     const t = await startTest({ records: 20, maxTokens: 1 }, false);
     const b = await openBrowser(new URL(t.sim.baseUrl).origin);

@@ -1,11 +1,12 @@
 // report.html in a real browser: headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core.
 // CI installs chromium; where it is absent the suite says why and skips.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium, skipWithoutChromium, type Chromium } from '../testing/chromium.js';
 import { packageRoot } from '../spec/index.js';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
@@ -13,28 +14,20 @@ import { embeddedSimulator } from '../cli/compose.js';
 import { writeReports } from './files.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('report.html in headless Chromium', function () {
   this.timeout(90_000);
-  let context: BrowserContext | undefined;
+  let browser: Chromium | undefined;
   let page: Page;
-  const profileDir = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
   const outside: string[] = [];
   const problems: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     const report = await ruleBreakingReport();
     const written = writeReports(report, mkdtempSync(join(tmpdir(), 'rdx-html-')));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1360, height: 900 },
-    });
+    browser = await launchChromium({ viewport: { width: 1360, height: 900 } });
+    const context = browser.context;
     // The page must be whole on its own: any request beyond the file itself is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -51,8 +44,7 @@ describe('report.html in headless Chromium', function () {
   });
 
   after(async () => {
-    await context?.close();
-    rmSync(profileDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('shows the verdict first', async () => {
@@ -147,10 +139,7 @@ describe('report.html of a conformant full run: size and load time in headless C
   this.timeout(300_000);
 
   it('stays under 1 MB; its element count and load time (median of 5, beside an empty page) are reported', async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is not installed`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     const { report } = await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none' });
     expect(report.summary.mustFailures).to.equal(0);
     const written = writeReports(report, mkdtempSync(join(tmpdir(), 'rdx-html-full-')));
@@ -158,8 +147,8 @@ describe('report.html of a conformant full run: size and load time in headless C
     const bytes = statSync(file).size;
     const blank = join(written.dir, 'blank.html');
     writeFileSync(blank, '<!DOCTYPE html><title>blank</title><p>blank</p>');
-    const dir = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
-    const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1360, height: 900 } });
+    const browser = await launchChromium({ viewport: { width: 1360, height: 900 } });
+    const context = browser.context;
     try {
       // Load time from navigation start to the end of the load event, and until the data is unpacked and drawn.
       const open = async (url: string, ready: boolean): Promise<{ loadMs: number; readyMs: number; elements: number }> => {
@@ -186,8 +175,7 @@ describe('report.html of a conformant full run: size and load time in headless C
         + `load ${Math.round(load)} ms, drawn ${Math.round(median(page.map((p) => p.readyMs)))} ms (medians of 5); an empty page: ${Math.round(median(empty))} ms on this machine`);
       expect(bytes).to.be.lessThan(1_000_000);
     } finally {
-      await context.close();
-      rmSync(dir, { recursive: true, force: true });
+      await browser.close();
     }
   });
 });
