@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { createFaker } from '../src/data/factories.js';
 import { Store } from './store.js';
-import { KeyIndex, SharedStrings, Table, mergeScan, type PageQuery, type Row } from './table.js';
+import { KeyIndex, SharedStrings, Table, mergeScan, type PageQuery } from './table.js';
 
 interface Thing {
   id: number;
   colour: string;
-  day: number;
+  /** Absent: the record has no date, so no date filter matches it. */
+  day?: number;
   /** A filter of many values: most have one record, some a few. */
   tag?: string;
 }
@@ -31,62 +32,90 @@ function brute(things: Thing[], query: Omit<PageQuery, 'after' | 'limit'>): Thin
   const tags = query.eq?.['tag'];
   return things.filter((t) => (!colours || colours.length === 0 || colours.includes(t.colour))
     && (!tags || tags.length === 0 || (t.tag !== undefined && tags.includes(t.tag)))
-    && (query.from === undefined || t.day * DAY >= query.from)
-    && (query.to === undefined || t.day * DAY <= query.to));
+    && (query.from === undefined || (t.day !== undefined && t.day * DAY >= query.from))
+    && (query.to === undefined || (t.day !== undefined && t.day * DAY <= query.to)));
+}
+
+const dayOf = (t: Thing): number | undefined => (t.day === undefined ? undefined : t.day * DAY);
+
+const QUERIES: Omit<PageQuery, 'after' | 'limit'>[] = [
+  {},
+  { eq: { colour: ['red'] } },
+  { eq: { colour: ['red', 'blue'] } },
+  { from: 10 * DAY, to: 12 * DAY },
+  { eq: { colour: ['green'] }, from: 30 * DAY },
+  { to: 5 * DAY },
+  { from: 0 },
+  // A filter narrower than the days it spans: its records' dates are checked one by one, undated ones too.
+  { eq: { colour: ['red'] }, to: 59 * DAY },
+  { eq: { tag: ['t3', 't4', 't5'] }, from: 0 },
+  { eq: { colour: ['none'] } },
+  ...Array.from({ length: 300 }, (_, i) => ({ eq: { tag: [`t${i}`] } })),
+  { eq: { tag: ['t1', 't2', 't3', 't250', 'none'] } },
+  { eq: { tag: ['t7'], colour: ['red', 'green'] }, from: 10 * DAY },
+];
+
+/** Every query, walked page by page at several page sizes, finds what a brute-force filter of the records finds. */
+function expectAgreesWithBrute(table: Table<number, Thing>): void {
+  for (const query of QUERIES) {
+    for (const limit of [1, 7, 1000]) {
+      expect(walkAll(table, query, limit), JSON.stringify({ query, limit })).to.deep.equal(brute(table.values(), query));
+    }
+  }
+}
+
+/** Inserts, replacements (of colour, day, tag) and removals at random, checking each answer. */
+function randomChanges(table: Table<number, Thing>, faker: ReturnType<typeof createFaker>, steps: number): void {
+  const colours = ['red', 'green', 'blue', 'amber'];
+  // 1 in 8 records has no tag; the others one of 300, so tag buckets hold none, one or a few rows as they change.
+  const tag = (): string | undefined => (faker.number.int(7) === 0 ? undefined : `t${faker.number.int(299)}`);
+  // 1 in 10 has no date.
+  const day = (): number | undefined => (faker.number.int(9) === 0 ? undefined : faker.number.int(60));
+  for (let i = 0; i < steps; i++) {
+    const roll = faker.number.int(9);
+    const live = table.values();
+    if (roll < 6 || live.length === 0) {
+      table.insert((id) => ({ id, colour: faker.helpers.arrayElement(colours), day: day(), tag: tag() }));
+    } else if (roll < 8) {
+      const victim = faker.helpers.arrayElement(live);
+      expect(table.replace(victim.id, { ...victim, colour: faker.helpers.arrayElement(colours), day: day(), tag: tag() })).to.equal('ok');
+    } else {
+      expect(table.remove(faker.helpers.arrayElement(live).id)).to.equal(true);
+    }
+  }
 }
 
 describe('simulator table', () => {
   it('merges seq-sorted buckets in order from a cursor', () => {
-    const rows = (...seqs: number[]): Row<null>[] => seqs.map((seq) => ({ seq, fields: null, date: undefined }));
     const seen: number[] = [];
-    mergeScan([rows(1, 4, 9), rows(2, 3, 10), rows(), rows(5)], 2, (row) => {
-      seen.push(row.seq);
+    mergeScan([[1, 4, 9], [2, 3, 10], [], [5]], 2, (seq) => {
+      seen.push(seq);
       return seen.length < 5;
     });
     expect(seen).to.deep.equal([3, 4, 5, 9, 10]);
   });
 
   it('pages agree with a brute-force filter through random inserts, changes and removals', () => {
-    const faker = createFaker(5);
     const store = new Store();
-    const table = new Table<number, Thing>({
-      keyOf: (t) => t.id,
-      filters: { colour: (t) => t.colour, tag: (t) => t.tag },
-      dateOf: (t) => t.day * DAY,
-    });
-    const colours = ['red', 'green', 'blue', 'amber'];
-    // 1 in 8 records has no tag; the others one of 300, so tag buckets hold none, one or a few rows as they change.
-    const tag = (): string | undefined => (faker.number.int(7) === 0 ? undefined : `t${faker.number.int(299)}`);
-    for (let i = 0; i < 600; i++) {
-      const roll = faker.number.int(9);
-      const live = table.values();
-      if (roll < 6 || live.length === 0) {
-        table.insert((id) => ({ id, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60), tag: tag() }));
-      } else if (roll < 8) {
-        const victim = faker.helpers.arrayElement(live);
-        expect(table.replace(victim.id, { ...victim, colour: faker.helpers.arrayElement(colours), day: faker.number.int(60), tag: tag() })).to.equal('ok');
-      } else {
-        expect(table.remove(faker.helpers.arrayElement(live).id)).to.equal(true);
-      }
-    }
-    const queries: Omit<PageQuery, 'after' | 'limit'>[] = [
-      {},
-      { eq: { colour: ['red'] } },
-      { eq: { colour: ['red', 'blue'] } },
-      { from: 10 * DAY, to: 12 * DAY },
-      { eq: { colour: ['green'] }, from: 30 * DAY },
-      { to: 5 * DAY },
-      { eq: { colour: ['none'] } },
-      ...Array.from({ length: 300 }, (_, i) => ({ eq: { tag: [`t${i}`] } })),
-      { eq: { tag: ['t1', 't2', 't3', 't250', 'none'] } },
-      { eq: { tag: ['t7'], colour: ['red', 'green'] }, from: 10 * DAY },
-    ];
-    for (const query of queries) {
-      for (const limit of [1, 7, 1000]) {
-        expect(walkAll(table, query, limit), JSON.stringify({ query, limit })).to.deep.equal(brute(table.values(), query));
-      }
-    }
+    const table = new Table<number, Thing>({ keyOf: (t) => t.id, filters: { colour: (t) => t.colour, tag: (t) => t.tag }, dateOf: dayOf });
+    randomChanges(table, createFaker(5), 600);
+    expectAgreesWithBrute(table);
     expect(store.counts().jobOffers).to.equal(0);
+  });
+
+  it('pages agree with a brute-force filter for records loaded with sequence numbers far apart, then changed', () => {
+    const table = new Table<number, Thing>({ keyOf: (t) => t.id, filters: { colour: (t) => t.colour, tag: (t) => t.tag }, dateOf: dayOf });
+    const faker = createFaker(9);
+    // Sequence numbers and ids past the array of either index (a snapshot may hold them), and some near them.
+    const seqs = [3, 4, 1500, 1501, 10 ** 6, 2 ** 31 + 1, 2 ** 40, 2 ** 40 + 2];
+    const rows = seqs.map((seq, i): [number, Thing] => [seq, { id: seqs[seqs.length - 1 - i] as number, colour: i % 2 === 0 ? 'red' : 'blue', day: i === 3 ? undefined : i * 3, tag: `t${i}` }]);
+    table.load(2 ** 40 + 5, rows);
+    expect(table.values()).to.deep.equal(rows.map(([, thing]) => thing));
+    expectAgreesWithBrute(table);
+    // New records get numbers after the last one; changes and removals reach the far ones too.
+    randomChanges(table, faker, 300);
+    expect(table.dump().rows.every(([seq], i, all) => i === 0 || seq > (all[i - 1] as [number, Thing])[0])).to.equal(true);
+    expectAgreesWithBrute(table);
   });
 
   it('undoes a transaction that throws, and on demand', () => {
@@ -163,7 +192,7 @@ describe('simulator table', () => {
     const table = new Table<number, Thing>({
       keyOf: (t) => t.id,
       filters: { colour: (t) => { looks += 1; return t.colour; } },
-      dateOf: (t) => t.day * DAY,
+      dateOf: dayOf,
     });
     for (let i = 0; i < 200_000; i++) table.insert((id) => ({ id, colour: i % 1000 === 0 ? 'rare' : 'common', day: Math.floor(i / 548) }));
     looks = 0;

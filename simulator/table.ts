@@ -2,20 +2,16 @@
 //
 // Every record gets a sequence number when it is created; lists run in that order (creation order) and a page
 // cursor is the sequence number of the last record served, so a walk stays stable while records are added.
-// Indexes are arrays of rows sorted by sequence number ("buckets"): one per value of each equality filter, one per
+// Indexes are ascending arrays of sequence numbers ("buckets"): one per value of each equality filter, one per
 // calendar day for the date filter, and one holding everything. A page reads the smallest set of buckets that
 // covers the query, merged in sequence order, so it never walks the whole table when an index narrows it.
+// A record is stored as its fields object alone, found by its sequence number; indexes and dates are numbers. With
+// a row object per record, a heap number for its date and pointers in every bucket, a million records were some
+// four million objects and pointers more for the collector to copy and mark at each write.
 // Record fields are never mutated once stored (SharedStrings swaps in equal strings just before): a change installs
 // a new fields object, which keeps earlier responses intact, makes undo a matter of putting the old object back,
 // and lets json.ts reuse a record's JSON text. Callers that read records (handlers, tests, the harness through
 // sim.store) must not change them either.
-
-export interface Row<F> {
-  readonly seq: number;
-  fields: F;
-  /** The record's date in ms, cached so that filtering does not parse dates. */
-  date: number | undefined;
-}
 
 export interface TableShape<K, F> {
   keyOf(fields: F): K;
@@ -45,13 +41,6 @@ export interface Page<F> {
 }
 
 export type UndoSink = (undo: () => void) => void;
-
-/**
- * The rows of one value of an equality filter, in seq order. A bucket of one is the row itself: most values of a
- * filter such as job_offer_reference have one record, and an array for each cost 56 bytes and an object more for
- * the collector to copy (an empty array that is pushed to even reserves 17 slots).
- */
-type Bucket<F> = Row<F> | Row<F>[];
 
 const DAY_MS = 86_400_000;
 
@@ -92,27 +81,27 @@ export class SharedStrings {
   }
 }
 
-/** First index whose row has seq > after. */
-function firstAfter<F>(rows: readonly Row<F>[], after: number): number {
+/** First index whose sequence number is > after. */
+function firstAfter(seqs: readonly number[], after: number): number {
   let lo = 0;
-  let hi = rows.length;
+  let hi = seqs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((rows[mid] as Row<F>).seq <= after) lo = mid + 1;
+    if ((seqs[mid] as number) <= after) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-function insertRow<F>(rows: Row<F>[], row: Row<F>): void {
-  const last = rows[rows.length - 1];
-  if (!last || last.seq < row.seq) rows.push(row);
-  else rows.splice(firstAfter(rows, row.seq - 1), 0, row);
+function insertSeq(seqs: number[], seq: number): void {
+  const last = seqs[seqs.length - 1];
+  if (last === undefined || last < seq) seqs.push(seq);
+  else seqs.splice(firstAfter(seqs, seq - 1), 0, seq);
 }
 
-function removeRow<F>(rows: Row<F>[], row: Row<F>): void {
-  const at = firstAfter(rows, row.seq - 1);
-  if (rows[at] === row) rows.splice(at, 1);
+function removeSeq(seqs: number[], seq: number): void {
+  const at = firstAfter(seqs, seq - 1);
+  if (seqs[at] === seq) seqs.splice(at, 1);
 }
 
 function firstAtLeast(values: readonly number[], min: number): number {
@@ -127,17 +116,17 @@ function firstAtLeast(values: readonly number[], min: number): number {
 }
 
 /**
- * Visits the rows of several seq-sorted buckets in seq order, from the first with seq > after, until visit
- * returns false or the buckets run out: a k-way merge over a binary heap of bucket heads.
+ * Visits the sequence numbers of several sorted buckets in order, from the first > after, until visit returns
+ * false or the buckets run out: a k-way merge over a binary heap of bucket heads.
  */
-export function mergeScan<F>(buckets: readonly (readonly Row<F>[])[], after: number, visit: (row: Row<F>) => boolean): void {
+export function mergeScan(buckets: readonly (readonly number[])[], after: number, visit: (seq: number) => boolean): void {
   if (buckets.length === 1) {
-    const rows = buckets[0] as readonly Row<F>[];
-    for (let i = firstAfter(rows, after); i < rows.length; i++) if (!visit(rows[i] as Row<F>)) return;
+    const seqs = buckets[0] as readonly number[];
+    for (let i = firstAfter(seqs, after); i < seqs.length; i++) if (!visit(seqs[i] as number)) return;
     return;
   }
-  const pos = buckets.map((rows) => firstAfter(rows, after));
-  const head = (b: number): number => ((buckets[b] as readonly Row<F>[])[pos[b] as number] as Row<F>).seq;
+  const pos = buckets.map((seqs) => firstAfter(seqs, after));
+  const head = (b: number): number => (buckets[b] as readonly number[])[pos[b] as number] as number;
   const heap: number[] = [];
   const swap = (i: number, j: number): void => {
     const t = heap[i] as number;
@@ -164,19 +153,19 @@ export function mergeScan<F>(buckets: readonly (readonly Row<F>[])[], after: num
       i = min;
     }
   };
-  buckets.forEach((rows, b) => {
-    if ((pos[b] as number) < rows.length) {
+  buckets.forEach((seqs, b) => {
+    if ((pos[b] as number) < seqs.length) {
       heap.push(b);
       up(heap.length - 1);
     }
   });
   while (heap.length > 0) {
     const b = heap[0] as number;
-    const rows = buckets[b] as readonly Row<F>[];
+    const seqs = buckets[b] as readonly number[];
     const at = pos[b] as number;
-    if (!visit(rows[at] as Row<F>)) return;
+    if (!visit(seqs[at] as number)) return;
     pos[b] = at + 1;
-    if (at + 1 < rows.length) down(0);
+    if (at + 1 < seqs.length) down(0);
     else {
       heap[0] = heap[heap.length - 1] as number;
       heap.pop();
@@ -189,9 +178,10 @@ export function mergeScan<F>(buckets: readonly (readonly Row<F>[])[], after: num
 const DENSE_REACH = 1024;
 
 /**
- * Rows by key. Ids are small integers handed out in order, so they index an array: a Map of a million entries
- * costs a hashed store per created record and rehashes as it grows (measured: a tenth of a batch's time), where a
- * new id is found absent by reading one slot. Any other key (a reference, an id far past the others) goes to a Map.
+ * Values by key: a record by its sequence number, a sequence number by its key. Ids and sequence numbers are small
+ * integers handed out in order, so they index an array: a Map of a million entries costs a hashed store per created
+ * record and rehashes as it grows (measured: a tenth of a batch's time), where a new id is found absent by reading
+ * one slot. Any other key (a reference, a number far past the others) goes to a Map.
  */
 export class KeyIndex<K, V> {
   private readonly dense: (V | undefined)[] = [];
@@ -243,14 +233,60 @@ export class KeyIndex<K, V> {
   }
 }
 
+/**
+ * Record dates by sequence number, as an array of unboxed doubles: kept with each record, a date was a heap number,
+ * one object more per record for the collector to copy and mark. NaN stands for "no date". Numbers far past the
+ * others (allowed in snapshots) go to a Map, as in KeyIndex.
+ */
+class DateColumn {
+  private readonly dense: number[] = [];
+  private readonly sparse = new Map<number, number>();
+
+  private fits(seq: number): boolean {
+    return seq <= this.dense.length + DENSE_REACH;
+  }
+
+  get(seq: number): number | undefined {
+    const ms = this.fits(seq) ? this.dense[seq] : undefined;
+    if (ms !== undefined && !Number.isNaN(ms)) return ms;
+    return this.sparse.size > 0 ? this.sparse.get(seq) : undefined;
+  }
+
+  set(seq: number, ms: number | undefined): void {
+    if ((this.sparse.size > 0 && this.sparse.has(seq)) || !this.fits(seq)) {
+      if (ms === undefined) this.sparse.delete(seq);
+      else this.sparse.set(seq, ms);
+      return;
+    }
+    // NaN, never undefined or a hole, so that the array keeps its doubles unboxed.
+    while (this.dense.length < seq) this.dense.push(NaN);
+    this.dense[seq] = ms ?? NaN;
+  }
+
+  clear(): void {
+    this.dense.length = 0;
+    this.sparse.clear();
+  }
+}
+
+/**
+ * The sequence numbers of one value of an equality filter, ascending. A bucket of one is the number itself: most
+ * values of a filter such as job_offer_reference have one record, and an array for each costs 56 bytes and an
+ * object more for the collector (an empty array that is pushed to even reserves 17 slots).
+ */
+type Bucket = number | number[];
+
 export class Table<K, F> {
   private seq = 0;
-  private readonly byKey = new KeyIndex<K, Row<F>>();
-  private readonly all: Row<F>[] = [];
-  private readonly buckets = new Map<string, Map<string, Bucket<F>>>();
+  /** Records by sequence number: a record is one object in the store, with no row object around it. */
+  private readonly bySeq = new KeyIndex<number, F>();
+  private readonly seqOf = new KeyIndex<K, number>();
+  private readonly dates = new DateColumn();
+  private readonly all: number[] = [];
+  private readonly buckets = new Map<string, Map<string, Bucket>>();
   /** The bucketed filters with their buckets, made once: a record is indexed without looking them up by name. */
-  private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Bucket<F>> }[] = [];
-  private readonly byDay = new Map<number, Row<F>[]>();
+  private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Bucket> }[] = [];
+  private readonly byDay = new Map<number, number[]>();
   /** The days that have a bucket, ascending. */
   private days: number[] = [];
   private readonly strings = new SharedStrings();
@@ -261,32 +297,33 @@ export class Table<K, F> {
   ) {
     for (const [name, of] of Object.entries(shape.filters ?? {})) {
       if (name === shape.keyFilter) continue;
-      const buckets = new Map<string, Bucket<F>>();
+      const buckets = new Map<string, Bucket>();
       this.buckets.set(name, buckets);
       this.indexed.push({ of, buckets });
     }
   }
 
   get size(): number {
-    return this.byKey.size;
+    return this.seqOf.size;
   }
 
   get(key: K): F | undefined {
-    return this.byKey.get(key)?.fields;
+    const seq = this.seqOf.get(key);
+    return seq === undefined ? undefined : this.bySeq.get(seq);
   }
 
   has(key: K): boolean {
-    return this.byKey.has(key);
+    return this.seqOf.has(key);
   }
 
   /** Every record in creation order. */
   values(): F[] {
-    return this.all.map((row) => row.fields);
+    return this.all.map((seq) => this.fieldsAt(seq));
   }
 
   /** Every record with its sequence number, in creation order, and the last sequence number handed out (for snapshots). */
   dump(): { last: number; rows: [number, F][] } {
-    return { last: this.seq, rows: this.all.map((row) => [row.seq, row.fields]) };
+    return { last: this.seq, rows: this.all.map((seq) => [seq, this.fieldsAt(seq)]) };
   }
 
   /**
@@ -301,13 +338,13 @@ export class Table<K, F> {
         this.clear();
         throw new Error(`row ${index}: sequence number ${String(seq)} is not above ${previous} and at most ${last}`);
       }
-      if (this.byKey.has(this.shape.keyOf(fields))) {
+      if (this.seqOf.has(this.shape.keyOf(fields))) {
         this.clear();
         throw new Error(`row ${index}: the key ${JSON.stringify(this.shape.keyOf(fields))} appears twice`);
       }
       previous = seq;
       this.strings.share(fields as Record<string, unknown>);
-      this.attach({ seq, fields, date: this.shape.dateOf?.(fields) });
+      this.attach(seq, fields);
     }
     this.seq = last;
   }
@@ -316,40 +353,41 @@ export class Table<K, F> {
   insert(make: (seq: number) => F): F | undefined {
     const seq = this.seq + 1;
     const fields = make(seq);
-    const key = this.shape.keyOf(fields);
-    if (this.byKey.has(key)) return undefined;
+    if (this.seqOf.has(this.shape.keyOf(fields))) return undefined;
     this.strings.share(fields as Record<string, unknown>);
     this.seq = seq;
-    const row: Row<F> = { seq, fields, date: this.shape.dateOf?.(fields) };
-    this.attach(row);
-    this.undoSink()?.(() => this.detach(row));
+    this.attach(seq, fields);
+    this.undoSink()?.(() => this.detach(seq));
     return fields;
   }
 
   /** Installs new fields for the record under key; the key may change (conflict when the new key is taken). */
   replace(key: K, fields: F): 'ok' | 'missing' | 'conflict' {
-    const row = this.byKey.get(key);
-    if (!row) return 'missing';
+    const seq = this.seqOf.get(key);
+    if (seq === undefined) return 'missing';
     const newKey = this.shape.keyOf(fields);
-    if (newKey !== key && this.byKey.has(newKey)) return 'conflict';
+    if (newKey !== key && this.seqOf.has(newKey)) return 'conflict';
     this.strings.share(fields as Record<string, unknown>);
-    const old = row.fields;
-    this.reindex(row, fields);
-    this.undoSink()?.(() => this.reindex(row, old));
+    const old = this.fieldsAt(seq);
+    this.reindex(seq, fields);
+    this.undoSink()?.(() => this.reindex(seq, old));
     return 'ok';
   }
 
   remove(key: K): boolean {
-    const row = this.byKey.get(key);
-    if (!row) return false;
-    this.detach(row);
-    this.undoSink()?.(() => this.attach(row));
+    const seq = this.seqOf.get(key);
+    if (seq === undefined) return false;
+    const fields = this.fieldsAt(seq);
+    this.detach(seq);
+    this.undoSink()?.(() => this.attach(seq, fields));
     return true;
   }
 
   clear(): void {
     this.seq = 0;
-    this.byKey.clear();
+    this.bySeq.clear();
+    this.seqOf.clear();
+    this.dates.clear();
     this.all.length = 0;
     for (const index of this.buckets.values()) index.clear();
     this.byDay.clear();
@@ -367,15 +405,15 @@ export class Table<K, F> {
     const dated = from !== undefined || to !== undefined;
 
     // Candidate sources, each a set of buckets holding every match; the smallest is read.
-    const sources: (readonly Row<F>[])[][] = [[this.all]];
+    const sources: (readonly number[])[][] = [[this.all]];
     for (const set of sets) sources.push(this.bucketsOf(set.name, set.values));
     if (dated && this.shape.dateOf) {
       const first = firstAtLeast(this.days, from === undefined ? -Infinity : Math.floor(from / DAY_MS));
       const end = firstAtLeast(this.days, to === undefined ? Infinity : Math.floor(to / DAY_MS) + 1);
-      sources.push(this.days.slice(first, end).map((day) => this.byDay.get(day) as Row<F>[]));
+      sources.push(this.days.slice(first, end).map((day) => this.byDay.get(day) as number[]));
     }
-    const sizeOf = (buckets: readonly (readonly Row<F>[])[]): number => buckets.reduce((sum, rows) => sum + rows.length, 0);
-    let best = sources[0] as (readonly Row<F>[])[];
+    const sizeOf = (buckets: readonly (readonly number[])[]): number => buckets.reduce((sum, seqs) => sum + seqs.length, 0);
+    let best = sources[0] as (readonly number[])[];
     let bestSize = this.all.length;
     for (const source of sources.slice(1)) {
       const size = sizeOf(source);
@@ -388,100 +426,119 @@ export class Table<K, F> {
     const items: F[] = [];
     let last = query.after;
     let more = false;
-    mergeScan(best, query.after, (row) => {
+    mergeScan(best, query.after, (seq) => {
+      const fields = this.fieldsAt(seq);
       for (const set of sets) {
-        const value = set.of(row.fields);
+        const value = set.of(fields);
         if (value === undefined || !set.values.has(value)) return true;
       }
-      if (dated && (row.date === undefined || (from !== undefined && row.date < from) || (to !== undefined && row.date > to))) return true;
+      if (dated) {
+        const date = this.dates.get(seq);
+        if (date === undefined || (from !== undefined && date < from) || (to !== undefined && date > to)) return true;
+      }
       if (items.length === query.limit) {
         more = true;
         return false;
       }
-      items.push(row.fields);
-      last = row.seq;
+      items.push(fields);
+      last = seq;
       return true;
     });
     return { items, last, more };
   }
 
-  private bucketsOf(name: string, values: ReadonlySet<string>): Row<F>[][] {
+  private fieldsAt(seq: number): F {
+    return this.bySeq.get(seq) as F;
+  }
+
+  private bucketsOf(name: string, values: ReadonlySet<string>): number[][] {
     if (name === this.shape.keyFilter) {
-      const rows = [...values].map((v) => this.byKey.get(v as K)).filter((r): r is Row<F> => r !== undefined);
-      return [rows.sort((a, b) => a.seq - b.seq)];
+      const seqs = [...values].map((v) => this.seqOf.get(v as K)).filter((seq): seq is number => seq !== undefined);
+      return [seqs.sort((a, b) => a - b)];
     }
     const index = this.buckets.get(name);
-    return [...values].map((v) => index?.get(v)).filter((b): b is Bucket<F> => b !== undefined).map((b) => (Array.isArray(b) ? b : [b]));
+    return [...values].map((v) => index?.get(v)).filter((b): b is Bucket => b !== undefined).map((b) => (typeof b === 'number' ? [b] : b));
   }
 
-  private attach(row: Row<F>): void {
-    this.byKey.set(this.shape.keyOf(row.fields), row);
-    insertRow(this.all, row);
-    this.index(row, row.fields, row.date, true);
-  }
-
-  private detach(row: Row<F>): void {
-    this.byKey.delete(this.shape.keyOf(row.fields));
-    removeRow(this.all, row);
-    this.index(row, row.fields, row.date, false);
-  }
-
-  private reindex(row: Row<F>, fields: F): void {
-    const oldKey = this.shape.keyOf(row.fields);
-    const newKey = this.shape.keyOf(fields);
+  private attach(seq: number, fields: F): void {
+    this.seqOf.set(this.shape.keyOf(fields), seq);
+    this.bySeq.set(seq, fields);
+    insertSeq(this.all, seq);
     const date = this.shape.dateOf?.(fields);
+    if (this.shape.dateOf) this.dates.set(seq, date);
+    this.index(seq, fields, date, true);
+  }
+
+  private detach(seq: number): void {
+    const fields = this.fieldsAt(seq);
+    this.index(seq, fields, this.dates.get(seq), false);
+    this.seqOf.delete(this.shape.keyOf(fields));
+    this.bySeq.delete(seq);
+    removeSeq(this.all, seq);
+    if (this.shape.dateOf) this.dates.set(seq, undefined);
+  }
+
+  private reindex(seq: number, fields: F): void {
+    const old = this.fieldsAt(seq);
+    const oldKey = this.shape.keyOf(old);
+    const newKey = this.shape.keyOf(fields);
     for (const { of, buckets } of this.indexed) {
-      const before = of(row.fields);
+      const before = of(old);
       const after = of(fields);
       if (before === after) continue;
-      this.bucketIn(buckets, before, row, false);
-      this.bucketIn(buckets, after, row, true);
+      this.bucketIn(buckets, before, seq, false);
+      this.bucketIn(buckets, after, seq, true);
     }
-    if (date !== row.date) {
-      this.dayAt(row.date, row, false);
-      this.dayAt(date, row, true);
+    if (this.shape.dateOf) {
+      const was = this.dates.get(seq);
+      const date = this.shape.dateOf(fields);
+      if (date !== was) {
+        this.dayAt(was, seq, false);
+        this.dayAt(date, seq, true);
+        this.dates.set(seq, date);
+      }
     }
     if (oldKey !== newKey) {
-      this.byKey.delete(oldKey);
-      this.byKey.set(newKey, row);
+      this.seqOf.delete(oldKey);
+      this.seqOf.set(newKey, seq);
     }
-    row.fields = fields;
-    row.date = date;
+    this.bySeq.set(seq, fields);
   }
 
-  private index(row: Row<F>, fields: F, date: number | undefined, add: boolean): void {
-    for (const { of, buckets } of this.indexed) this.bucketIn(buckets, of(fields), row, add);
-    this.dayAt(date, row, add);
+  private index(seq: number, fields: F, date: number | undefined, add: boolean): void {
+    for (const { of, buckets } of this.indexed) this.bucketIn(buckets, of(fields), seq, add);
+    this.dayAt(date, seq, add);
   }
 
-  private bucketIn(index: Map<string, Bucket<F>>, value: string | undefined, row: Row<F>, add: boolean): void {
+  private bucketIn(index: Map<string, Bucket>, value: string | undefined, seq: number, add: boolean): void {
     if (value === undefined) return;
     const bucket = index.get(value);
     if (add) {
-      if (bucket === undefined) index.set(value, row);
-      else if (Array.isArray(bucket)) insertRow(bucket, row);
-      else index.set(value, bucket.seq < row.seq ? [bucket, row] : [row, bucket]);
-    } else if (Array.isArray(bucket)) {
-      removeRow(bucket, row);
-      if (bucket.length === 1) index.set(value, bucket[0] as Row<F>);
+      if (bucket === undefined) index.set(value, seq);
+      else if (typeof bucket !== 'number') insertSeq(bucket, seq);
+      else index.set(value, bucket < seq ? [bucket, seq] : [seq, bucket]);
+    } else if (typeof bucket !== 'number') {
+      if (bucket === undefined) return;
+      removeSeq(bucket, seq);
+      if (bucket.length === 1) index.set(value, bucket[0] as number);
       else if (bucket.length === 0) index.delete(value);
-    } else if (bucket === row) index.delete(value);
+    } else if (bucket === seq) index.delete(value);
   }
 
-  private dayAt(date: number | undefined, row: Row<F>, add: boolean): void {
+  private dayAt(date: number | undefined, seq: number, add: boolean): void {
     if (date === undefined) return;
     const day = Math.floor(date / DAY_MS);
-    const rows = this.byDay.get(day);
+    const seqs = this.byDay.get(day);
     if (add) {
-      if (!rows) {
-        this.byDay.set(day, [row]);
+      if (!seqs) {
+        this.byDay.set(day, [seq]);
         const last = this.days[this.days.length - 1];
         if (last === undefined || last < day) this.days.push(day);
         else this.days.splice(firstAtLeast(this.days, day), 0, day);
-      } else insertRow(rows, row);
-    } else if (rows) {
-      removeRow(rows, row);
-      if (rows.length === 0) {
+      } else insertSeq(seqs, seq);
+    } else if (seqs) {
+      removeSeq(seqs, seq);
+      if (seqs.length === 0) {
         this.byDay.delete(day);
         this.days.splice(firstAtLeast(this.days, day), 1);
       }
