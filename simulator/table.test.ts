@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker } from '../src/data/factories.js';
 import { Store } from './store.js';
-import { KeyIndex, SharedStrings, Table, mergeScan, type PageQuery } from './table.js';
+import { KeyIndex, SeqList, SharedStrings, Table, mergeScan, type PageQuery } from './table.js';
 
 interface Thing {
   id: number;
@@ -88,7 +88,7 @@ function randomChanges(table: Table<number, Thing>, faker: ReturnType<typeof cre
 describe('simulator table', () => {
   it('merges seq-sorted buckets in order from a cursor', () => {
     const seen: number[] = [];
-    mergeScan([[1, 4, 9], [2, 3, 10], [], [5]], 2, (seq) => {
+    mergeScan([[1, 4, 9], [2, 3, 10], [], [5]].map((seqs) => SeqList.of(seqs)), 2, (seq) => {
       seen.push(seq);
       return seen.length < 5;
     });
@@ -139,6 +139,61 @@ describe('simulator table', () => {
     tx.undo();
     expect(store.jobOffers.values()).to.deep.equal([offer]);
     expect(store.users).to.deep.equal([]);
+  });
+
+  it('keeps sequence numbers in order as a sorted array does, across chunks that fill, split and empty', () => {
+    const faker = createFaker(13);
+    const list = new SeqList();
+    const model: number[] = [];
+    let next = 1;
+    const readFrom = (after: number): number[] => {
+      const seen: number[] = [];
+      for (const cursor = list.cursor(after); !Number.isNaN(cursor.head) && seen.length < 50; cursor.next()) seen.push(cursor.head);
+      return seen;
+    };
+    /** Where seq is, or goes, in the model. */
+    const place = (seq: number): number => {
+      let lo = 0;
+      let hi = model.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((model[mid] as number) < seq) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    for (let step = 0; step < 50_000; step++) {
+      const roll = faker.number.int({ min: 0, max: 99 });
+      if (step % 10_000 === 9999) {
+        // A run of removals longer than a chunk, so that whole chunks empty.
+        const from = place(faker.number.int({ min: 0, max: next / 2 }));
+        for (const seq of model.splice(from, 4500)) list.remove(seq);
+      } else if (roll < 80) {
+        // Mostly new numbers past the last, as records are created; some into gaps, as undo and re-indexing add them.
+        const seq = roll < 70 || model.length === 0 ? (next += faker.number.int({ min: 1, max: 3 })) : faker.number.int({ min: 1, max: next });
+        const at = place(seq);
+        if (model[at] === seq) continue;
+        list.add(seq);
+        model.splice(at, 0, seq);
+      } else if (roll < 95) {
+        // Removal of a present number or an absent one.
+        const seq = roll < 90 && model.length > 0 ? faker.helpers.arrayElement(model) : faker.number.int({ min: 0, max: next + 5 });
+        list.remove(seq);
+        const at = place(seq);
+        if (model[at] === seq) model.splice(at, 1);
+      } else {
+        const after = faker.number.int({ min: -1, max: next + 1 });
+        expect(readFrom(after), `read after ${after} at step ${step}`).to.deep.equal(model.slice(place(after + 1), place(after + 1) + 50));
+      }
+      expect(list.length, `length at step ${step}`).to.equal(model.length);
+    }
+    expect(model.length, 'the list spans several chunks').to.be.above(2 * 4096);
+    expect(list.values()).to.deep.equal(model);
+    const merged: number[] = [];
+    mergeScan([list, SeqList.of([0.5, next + 10]), new SeqList()], -1, (seq) => merged.push(seq) > 0);
+    expect(merged).to.deep.equal([0.5, ...model, next + 10]);
+    list.clear();
+    expect([list.length, list.values(), readFrom(0)]).to.deep.equal([0, [], []]);
   });
 
   it('finds by key exactly as a Map does, for ids in order, ids far apart, and keys that are not ids', () => {

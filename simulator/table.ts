@@ -81,7 +81,7 @@ export class SharedStrings {
   }
 }
 
-/** First index whose sequence number is > after. */
+/** First index whose number is > after, in an ascending array. */
 function firstAfter(seqs: readonly number[], after: number): number {
   let lo = 0;
   let hi = seqs.length;
@@ -91,17 +91,6 @@ function firstAfter(seqs: readonly number[], after: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function insertSeq(seqs: number[], seq: number): void {
-  const last = seqs[seqs.length - 1];
-  if (last === undefined || last < seq) seqs.push(seq);
-  else seqs.splice(firstAfter(seqs, seq - 1), 0, seq);
-}
-
-function removeSeq(seqs: number[], seq: number): void {
-  const at = firstAfter(seqs, seq - 1);
-  if (seqs[at] === seq) seqs.splice(at, 1);
 }
 
 function firstAtLeast(values: readonly number[], min: number): number {
@@ -116,17 +105,133 @@ function firstAtLeast(values: readonly number[], min: number): number {
 }
 
 /**
- * Visits the sequence numbers of several sorted buckets in order, from the first > after, until visit returns
- * false or the buckets run out: a k-way merge over a binary heap of bucket heads.
+ * The size of the chunks that the store's long arrays are made of. An array that grows by push is copied, each time
+ * it fills, into a new one half as large again: a list of a million numbers took some three times its size in new
+ * memory, and fresh memory is slow to touch (measured on the development VM: 100-150 ns a push into a growing array
+ * of millions, 6 ns into chunks). 4,096 keeps a chunk of pointers under the size that V8 places apart as a large
+ * object.
  */
-export function mergeScan(buckets: readonly (readonly number[])[], after: number, visit: (seq: number) => boolean): void {
-  if (buckets.length === 1) {
-    const seqs = buckets[0] as readonly number[];
-    for (let i = firstAfter(seqs, after); i < seqs.length; i++) if (!visit(seqs[i] as number)) return;
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
+
+/**
+ * Distinct sequence numbers in ascending order, in chunks of at most CHUNK (a full one is split in two when a number
+ * goes into its middle, which only undo and re-indexing do: new records come last).
+ */
+export class SeqList {
+  private readonly chunks: number[][] = [];
+  private count = 0;
+
+  static of(seqs: readonly number[]): SeqList {
+    const list = new SeqList();
+    for (const seq of seqs) list.add(seq);
+    return list;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  add(seq: number): void {
+    const chunks = this.chunks;
+    const tail = chunks[chunks.length - 1];
+    this.count += 1;
+    if (tail === undefined || (tail[tail.length - 1] as number) < seq) {
+      if (tail !== undefined && tail.length < CHUNK) tail.push(seq);
+      else chunks.push([seq]);
+      return;
+    }
+    const c = this.chunkOf(seq);
+    const chunk = chunks[c] as number[];
+    chunk.splice(firstAfter(chunk, seq - 1), 0, seq);
+    if (chunk.length > CHUNK) chunks.splice(c + 1, 0, chunk.splice(CHUNK >> 1));
+  }
+
+  remove(seq: number): void {
+    const c = this.chunkOf(seq);
+    const chunk = this.chunks[c];
+    if (chunk === undefined) return;
+    const at = firstAfter(chunk, seq - 1);
+    if (chunk[at] !== seq) return;
+    this.count -= 1;
+    if (chunk.length === 1) this.chunks.splice(c, 1);
+    else chunk.splice(at, 1);
+  }
+
+  clear(): void {
+    this.chunks.length = 0;
+    this.count = 0;
+  }
+
+  values(): number[] {
+    return this.chunks.flat();
+  }
+
+  /** A reader of the numbers > after, in order. */
+  cursor(after: number): SeqCursor {
+    const c = this.chunkOf(after + 1);
+    const chunk = this.chunks[c];
+    return new SeqCursor(this.chunks, c, chunk === undefined ? 0 : firstAfter(chunk, after));
+  }
+
+  /** The first chunk whose last number is ≥ seq (chunks.length when there is none). */
+  private chunkOf(seq: number): number {
+    const chunks = this.chunks;
+    let lo = 0;
+    let hi = chunks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const chunk = chunks[mid] as number[];
+      if ((chunk[chunk.length - 1] as number) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Reads a SeqList from a position on; head is NaN past the end. The list must not change while it is read. */
+export class SeqCursor {
+  head = NaN;
+
+  constructor(private readonly chunks: readonly (readonly number[])[], private chunk: number, private at: number) {
+    this.settle();
+  }
+
+  next(): void {
+    this.at += 1;
+    this.settle();
+  }
+
+  private settle(): void {
+    for (;;) {
+      const chunk = this.chunks[this.chunk];
+      if (chunk === undefined) {
+        this.head = NaN;
+        return;
+      }
+      if (this.at < chunk.length) {
+        this.head = chunk[this.at] as number;
+        return;
+      }
+      this.chunk += 1;
+      this.at = 0;
+    }
+  }
+}
+
+/**
+ * Visits the sequence numbers of several lists in order, from the first > after, until visit returns false or the
+ * lists run out: a k-way merge over a binary heap of the lists' cursors.
+ */
+export function mergeScan(lists: readonly SeqList[], after: number, visit: (seq: number) => boolean): void {
+  const cursors = lists.map((list) => list.cursor(after));
+  if (cursors.length === 1) {
+    const cursor = cursors[0] as SeqCursor;
+    for (; !Number.isNaN(cursor.head); cursor.next()) if (!visit(cursor.head)) return;
     return;
   }
-  const pos = buckets.map((seqs) => firstAfter(seqs, after));
-  const head = (b: number): number => (buckets[b] as readonly number[])[pos[b] as number] as number;
+  const head = (i: number): number => (cursors[heap[i] as number] as SeqCursor).head;
   const heap: number[] = [];
   const swap = (i: number, j: number): void => {
     const t = heap[i] as number;
@@ -136,7 +241,7 @@ export function mergeScan(buckets: readonly (readonly number[])[], after: number
   const up = (i: number): void => {
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (head(heap[parent] as number) <= head(heap[i] as number)) return;
+      if (head(parent) <= head(i)) return;
       swap(i, parent);
       i = parent;
     }
@@ -146,26 +251,24 @@ export function mergeScan(buckets: readonly (readonly number[])[], after: number
       const l = 2 * i + 1;
       const r = l + 1;
       let min = i;
-      if (l < heap.length && head(heap[l] as number) < head(heap[min] as number)) min = l;
-      if (r < heap.length && head(heap[r] as number) < head(heap[min] as number)) min = r;
+      if (l < heap.length && head(l) < head(min)) min = l;
+      if (r < heap.length && head(r) < head(min)) min = r;
       if (min === i) return;
       swap(i, min);
       i = min;
     }
   };
-  buckets.forEach((seqs, b) => {
-    if ((pos[b] as number) < seqs.length) {
+  cursors.forEach((cursor, b) => {
+    if (!Number.isNaN(cursor.head)) {
       heap.push(b);
       up(heap.length - 1);
     }
   });
   while (heap.length > 0) {
-    const b = heap[0] as number;
-    const seqs = buckets[b] as readonly number[];
-    const at = pos[b] as number;
-    if (!visit(seqs[at] as number)) return;
-    pos[b] = at + 1;
-    if (at + 1 < seqs.length) down(0);
+    const cursor = cursors[heap[0] as number] as SeqCursor;
+    if (!visit(cursor.head)) return;
+    cursor.next();
+    if (!Number.isNaN(cursor.head)) down(0);
     else {
       heap[0] = heap[heap.length - 1] as number;
       heap.pop();
@@ -174,17 +277,14 @@ export function mergeScan(buckets: readonly (readonly number[])[], after: number
   }
 }
 
-/** How far past the end of KeyIndex's array a numeric key may land and still go in it (else: the map). */
-const DENSE_REACH = 1024;
-
 /**
  * Values by key: a record by its sequence number, a sequence number by its key. Ids and sequence numbers are small
- * integers handed out in order, so they index an array: a Map of a million entries costs a hashed store per created
- * record and rehashes as it grows (measured: a tenth of a batch's time), where a new id is found absent by reading
- * one slot. Any other key (a reference, a number far past the others) goes to a Map.
+ * integers handed out in order, so they index chunks of an array: a Map of a million entries costs a hashed store
+ * per created record and rehashes as it grows (measured: a tenth of a batch's time), where a new id is found absent
+ * by reading one slot. Any other key (a reference, a number past the next chunk) goes to a Map.
  */
 export class KeyIndex<K, V> {
-  private readonly dense: (V | undefined)[] = [];
+  private readonly chunks: (V | undefined)[][] = [];
   private denseCount = 0;
   private readonly sparse = new Map<K, V>();
 
@@ -193,13 +293,16 @@ export class KeyIndex<K, V> {
   }
 
   private fits(key: K): boolean {
-    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key <= this.dense.length + DENSE_REACH;
+    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key >>> CHUNK_BITS <= this.chunks.length && key < 2 ** 31;
   }
 
   get(key: K): V | undefined {
-    // A key that fits now may have gone to the map when the array was shorter.
-    if (this.fits(key)) return this.dense[key as number] ?? (this.sparse.size > 0 ? this.sparse.get(key) : undefined);
-    return this.sparse.get(key);
+    if (this.fits(key)) {
+      const value = this.chunks[(key as number) >>> CHUNK_BITS]?.[(key as number) & IN_CHUNK];
+      if (value !== undefined) return value;
+    }
+    // A key that fits now may have gone to the map when there were fewer chunks.
+    return this.sparse.size > 0 ? this.sparse.get(key) : undefined;
   }
 
   has(key: K): boolean {
@@ -211,43 +314,44 @@ export class KeyIndex<K, V> {
       this.sparse.set(key, value);
       return;
     }
-    const at = key as number;
-    if (this.dense[at] === undefined) this.denseCount += 1;
-    // Filled up to the key first, so that the array stays a list rather than becoming a dictionary.
-    while (this.dense.length < at) this.dense.push(undefined);
-    this.dense[at] = value;
+    const c = (key as number) >>> CHUNK_BITS;
+    const chunk = this.chunks[c] ?? (this.chunks[c] = new Array<V | undefined>(CHUNK));
+    if (chunk[(key as number) & IN_CHUNK] === undefined) this.denseCount += 1;
+    chunk[(key as number) & IN_CHUNK] = value;
   }
 
   delete(key: K): boolean {
     if (this.sparse.size > 0 && this.sparse.delete(key)) return true;
-    if (!this.fits(key) || this.dense[key as number] === undefined) return false;
-    this.dense[key as number] = undefined;
+    if (!this.fits(key)) return false;
+    const chunk = this.chunks[(key as number) >>> CHUNK_BITS];
+    if (chunk?.[(key as number) & IN_CHUNK] === undefined) return false;
+    chunk[(key as number) & IN_CHUNK] = undefined;
     this.denseCount -= 1;
     return true;
   }
 
   clear(): void {
-    this.dense.length = 0;
+    this.chunks.length = 0;
     this.denseCount = 0;
     this.sparse.clear();
   }
 }
 
 /**
- * Record dates by sequence number, as an array of unboxed doubles: kept with each record, a date was a heap number,
- * one object more per record for the collector to copy and mark. NaN stands for "no date". Numbers far past the
- * others (allowed in snapshots) go to a Map, as in KeyIndex.
+ * Record dates by sequence number, in chunks of unboxed doubles: kept with each record, a date was a heap number,
+ * one object more per record for the collector to copy and mark. NaN stands for "no date". Numbers past the next
+ * chunk (allowed in snapshots) go to a Map, as in KeyIndex.
  */
 class DateColumn {
-  private readonly dense: number[] = [];
+  private readonly chunks: Float64Array[] = [];
   private readonly sparse = new Map<number, number>();
 
   private fits(seq: number): boolean {
-    return seq <= this.dense.length + DENSE_REACH;
+    return seq >>> CHUNK_BITS <= this.chunks.length && seq < 2 ** 31;
   }
 
   get(seq: number): number | undefined {
-    const ms = this.fits(seq) ? this.dense[seq] : undefined;
+    const ms = this.fits(seq) ? this.chunks[seq >>> CHUNK_BITS]?.[seq & IN_CHUNK] : undefined;
     if (ms !== undefined && !Number.isNaN(ms)) return ms;
     return this.sparse.size > 0 ? this.sparse.get(seq) : undefined;
   }
@@ -258,23 +362,22 @@ class DateColumn {
       else this.sparse.set(seq, ms);
       return;
     }
-    // NaN, never undefined or a hole, so that the array keeps its doubles unboxed.
-    while (this.dense.length < seq) this.dense.push(NaN);
-    this.dense[seq] = ms ?? NaN;
+    const c = seq >>> CHUNK_BITS;
+    const chunk = this.chunks[c] ?? (this.chunks[c] = new Float64Array(CHUNK).fill(NaN));
+    chunk[seq & IN_CHUNK] = ms ?? NaN;
   }
 
   clear(): void {
-    this.dense.length = 0;
+    this.chunks.length = 0;
     this.sparse.clear();
   }
 }
 
 /**
- * The sequence numbers of one value of an equality filter, ascending. A bucket of one is the number itself: most
- * values of a filter such as job_offer_reference have one record, and an array for each costs 56 bytes and an
- * object more for the collector (an empty array that is pushed to even reserves 17 slots).
+ * The sequence numbers of one value of an equality filter. A bucket of one is the number itself: most values of a
+ * filter such as job_offer_reference have one record, and a list for each would be objects more for the collector.
  */
-type Bucket = number | number[];
+type Bucket = number | SeqList;
 
 export class Table<K, F> {
   private seq = 0;
@@ -282,11 +385,11 @@ export class Table<K, F> {
   private readonly bySeq = new KeyIndex<number, F>();
   private readonly seqOf = new KeyIndex<K, number>();
   private readonly dates = new DateColumn();
-  private readonly all: number[] = [];
+  private readonly all = new SeqList();
   private readonly buckets = new Map<string, Map<string, Bucket>>();
   /** The bucketed filters with their buckets, made once: a record is indexed without looking them up by name. */
   private readonly indexed: { readonly of: (fields: F) => string | undefined; readonly buckets: Map<string, Bucket> }[] = [];
-  private readonly byDay = new Map<number, number[]>();
+  private readonly byDay = new Map<number, SeqList>();
   /** The days that have a bucket, ascending. */
   private days: number[] = [];
   private readonly strings = new SharedStrings();
@@ -318,12 +421,12 @@ export class Table<K, F> {
 
   /** Every record in creation order. */
   values(): F[] {
-    return this.all.map((seq) => this.fieldsAt(seq));
+    return this.all.values().map((seq) => this.fieldsAt(seq));
   }
 
   /** Every record with its sequence number, in creation order, and the last sequence number handed out (for snapshots). */
   dump(): { last: number; rows: [number, F][] } {
-    return { last: this.seq, rows: this.all.map((seq) => [seq, this.fieldsAt(seq)]) };
+    return { last: this.seq, rows: this.all.values().map((seq) => [seq, this.fieldsAt(seq)]) };
   }
 
   /**
@@ -388,7 +491,7 @@ export class Table<K, F> {
     this.bySeq.clear();
     this.seqOf.clear();
     this.dates.clear();
-    this.all.length = 0;
+    this.all.clear();
     for (const index of this.buckets.values()) index.clear();
     this.byDay.clear();
     this.days = [];
@@ -405,15 +508,15 @@ export class Table<K, F> {
     const dated = from !== undefined || to !== undefined;
 
     // Candidate sources, each a set of buckets holding every match; the smallest is read.
-    const sources: (readonly number[])[][] = [[this.all]];
+    const sources: SeqList[][] = [[this.all]];
     for (const set of sets) sources.push(this.bucketsOf(set.name, set.values));
     if (dated && this.shape.dateOf) {
       const first = firstAtLeast(this.days, from === undefined ? -Infinity : Math.floor(from / DAY_MS));
       const end = firstAtLeast(this.days, to === undefined ? Infinity : Math.floor(to / DAY_MS) + 1);
-      sources.push(this.days.slice(first, end).map((day) => this.byDay.get(day) as number[]));
+      sources.push(this.days.slice(first, end).map((day) => this.byDay.get(day) as SeqList));
     }
-    const sizeOf = (buckets: readonly (readonly number[])[]): number => buckets.reduce((sum, seqs) => sum + seqs.length, 0);
-    let best = sources[0] as (readonly number[])[];
+    const sizeOf = (lists: readonly SeqList[]): number => lists.reduce((sum, seqs) => sum + seqs.length, 0);
+    let best = sources[0] as SeqList[];
     let bestSize = this.all.length;
     for (const source of sources.slice(1)) {
       const size = sizeOf(source);
@@ -451,19 +554,19 @@ export class Table<K, F> {
     return this.bySeq.get(seq) as F;
   }
 
-  private bucketsOf(name: string, values: ReadonlySet<string>): number[][] {
+  private bucketsOf(name: string, values: ReadonlySet<string>): SeqList[] {
     if (name === this.shape.keyFilter) {
       const seqs = [...values].map((v) => this.seqOf.get(v as K)).filter((seq): seq is number => seq !== undefined);
-      return [seqs.sort((a, b) => a - b)];
+      return [SeqList.of(seqs.sort((a, b) => a - b))];
     }
     const index = this.buckets.get(name);
-    return [...values].map((v) => index?.get(v)).filter((b): b is Bucket => b !== undefined).map((b) => (typeof b === 'number' ? [b] : b));
+    return [...values].map((v) => index?.get(v)).filter((b): b is Bucket => b !== undefined).map((b) => (typeof b === 'number' ? SeqList.of([b]) : b));
   }
 
   private attach(seq: number, fields: F): void {
     this.seqOf.set(this.shape.keyOf(fields), seq);
     this.bySeq.set(seq, fields);
-    insertSeq(this.all, seq);
+    this.all.add(seq);
     const date = this.shape.dateOf?.(fields);
     if (this.shape.dateOf) this.dates.set(seq, date);
     this.index(seq, fields, date, true);
@@ -474,7 +577,7 @@ export class Table<K, F> {
     this.index(seq, fields, this.dates.get(seq), false);
     this.seqOf.delete(this.shape.keyOf(fields));
     this.bySeq.delete(seq);
-    removeSeq(this.all, seq);
+    this.all.remove(seq);
     if (this.shape.dateOf) this.dates.set(seq, undefined);
   }
 
@@ -515,12 +618,12 @@ export class Table<K, F> {
     const bucket = index.get(value);
     if (add) {
       if (bucket === undefined) index.set(value, seq);
-      else if (typeof bucket !== 'number') insertSeq(bucket, seq);
-      else index.set(value, bucket < seq ? [bucket, seq] : [seq, bucket]);
+      else if (typeof bucket !== 'number') bucket.add(seq);
+      else index.set(value, SeqList.of(bucket < seq ? [bucket, seq] : [seq, bucket]));
     } else if (typeof bucket !== 'number') {
       if (bucket === undefined) return;
-      removeSeq(bucket, seq);
-      if (bucket.length === 1) index.set(value, bucket[0] as number);
+      bucket.remove(seq);
+      if (bucket.length === 1) index.set(value, bucket.values()[0] as number);
       else if (bucket.length === 0) index.delete(value);
     } else if (bucket === seq) index.delete(value);
   }
@@ -531,13 +634,13 @@ export class Table<K, F> {
     const seqs = this.byDay.get(day);
     if (add) {
       if (!seqs) {
-        this.byDay.set(day, [seq]);
+        this.byDay.set(day, SeqList.of([seq]));
         const last = this.days[this.days.length - 1];
         if (last === undefined || last < day) this.days.push(day);
         else this.days.splice(firstAtLeast(this.days, day), 0, day);
-      } else insertSeq(seqs, seq);
+      } else seqs.add(seq);
     } else if (seqs) {
-      removeSeq(seqs, seq);
+      seqs.remove(seq);
       if (seqs.length === 0) {
         this.byDay.delete(day);
         this.days.splice(firstAtLeast(this.days, day), 1);
