@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker, jobOffer, jobboardActivity } from '../src/data/factories.js';
 import type { JournalEntry } from './journal.js';
-import { BODY_LIMIT, SLOT_BYTES, journalBody, maskHeaders, maskSecrets } from './journal.js';
+import { BODY_LIMIT, SLOT_BYTES, journalBody, maskHeaders, maskSecrets, packStrings, unpackStrings } from './journal.js';
 import { resolveOptions } from './options.js';
 import { Client, items, startTest, type Harness } from './test-support.js';
 
@@ -102,9 +102,33 @@ describe('simulator: admin surface', () => {
     // Batches of 1 to 40 activities: some fit an entry's slot (SLOT_BYTES), some are kept as copies of their own.
     const sent = [1, 40, 3, 25, 2, 12, 33, 1].map((n) => JSON.stringify(Array.from({ length: n }, () => jobboardActivity(faker))));
     expect(sent.some((text) => text.length > SLOT_BYTES) && sent.some((text) => text.length <= SLOT_BYTES)).to.equal(true);
-    for (const raw of sent) expect((await t.client.send('POST', '/jobboard/activities', { raw, headers: { 'content-type': 'application/json' } })).status).to.be.below(300);
+    // Headers of its own too: packed after the body in the slot, or kept as they are when they do not fit there.
+    const note = (i: number): string => `batch ${i} ${'n'.repeat(i % 2 === 0 ? 10 : 600)}`;
+    for (const [i, raw] of sent.entries()) {
+      const res = await t.client.send('POST', '/jobboard/activities', { raw, headers: { 'content-type': 'application/json', 'x-note': note(i) } });
+      expect(res.status).to.be.below(300);
+    }
     const entries = items(await admin.get('/journal')) as unknown as JournalEntry[];
     expect(entries.map((e) => e.requestBody)).to.deep.equal(sent.slice(3));
+    expect(entries.map((e) => e.requestHeaders['x-note'])).to.deep.equal([3, 4, 5, 6, 7].map(note));
+    expect(entries.every((e) => e.requestHeaders['authorization'] === 'Bearer ***')).to.equal(true);
+  });
+
+  it('packs header names and values into a slot exactly, or says that they do not fit', () => {
+    const faker = createFaker(4);
+    const buf = Buffer.alloc(8192);
+    for (let round = 0; round < 200; round++) {
+      // Latin-1 text, as node:http reads header bytes, of any length up to a few hundred characters.
+      const strings = Array.from({ length: faker.number.int({ min: 0, max: 12 }) }, () =>
+        String.fromCharCode(...Array.from({ length: faker.number.int({ min: 0, max: 300 }) }, () => faker.number.int({ min: 0, max: 0xff }))));
+      const from = faker.number.int({ min: 0, max: 4000 });
+      const needed = 2 + strings.reduce((sum, text) => sum + 2 + text.length, 0);
+      expect(packStrings(strings, buf, from, from + needed - 1), `round ${round}: one byte short`).to.equal(false);
+      expect(packStrings(strings, buf, from, from + needed), `round ${round}: exactly enough`).to.equal(true);
+      expect(unpackStrings(buf, from), `round ${round}`).to.deep.equal(strings);
+    }
+    expect(packStrings(['ok', 'caf\u00e9 \u20ac'], buf, 0, 4096), 'a character above U+00FF').to.equal(false);
+    expect(packStrings(['ok'], buf, 8190, 9000), 'past the end of the buffer').to.equal(false);
   });
 
   it('resets to the seed data', async () => {
