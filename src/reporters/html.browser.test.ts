@@ -59,6 +59,9 @@ describe('report.html in headless Chromium', function () {
     const cell = page.locator('td.cell.v-fail a[data-cell="4:envelope"]');
     expect(await cell.textContent()).to.match(/^1 fail/);
     await cell.click();
+    // The link changes the location's hash, and the page filters on the hashchange event that follows, a task
+    // later: on a loaded machine the checks below ran first, and the filter then landed after the reset.
+    await page.locator('#cell-filter').waitFor({ state: 'visible', timeout: 10_000 });
     expect(await page.locator('[id="failure-job-offers.unknown-id.get"]').isVisible()).to.equal(true);
     expect(await page.locator('[id="case-token.issued"]').isVisible()).to.equal(false);
     expect(await page.locator('#cell-filter').textContent()).to.include('GET /ats/job-offers/{id} × envelope');
