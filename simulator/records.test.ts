@@ -167,6 +167,19 @@ describe('simulator: reading, replacing, patching and deleting records', () => {
       expect(t.sim.store.jobboardActivities.get(id)?.count).to.equal(99);
     });
 
+    it('stores a created activity as a plain object with id first, then the fields in the order sent', async () => {
+      const sent = jobboardActivity(faker);
+      const res = await t.client.post('/jobboard/activities', [sent]);
+      expect(res.status).to.equal(201);
+      expect(res.text).to.include(`"data":[{"id":`);
+      const created = items(res)[0] as Item;
+      const stored = t.sim.store.jobboardActivities.get(created['id'] as number) as unknown as Record<string, unknown>;
+      expect(Object.getPrototypeOf(stored)).to.equal(Object.prototype);
+      expect(stored.constructor).to.equal(Object);
+      expect(Object.keys(stored)).to.deep.equal(['id', ...Object.keys(sent)]);
+      expect(stored).to.deep.equal({ id: created['id'], ...sent });
+    });
+
     it('answers 404 for an unknown id', async () => {
       expect((await t.client.put('/jobboard/activities/987654', jobboardActivity(faker))).status).to.equal(404);
       expect((await t.client.patch('/jobboard/activities/987654', {})).status).to.equal(404);
