@@ -250,13 +250,13 @@ function kept<B extends Body>(body: B | undefined, sensitive: boolean, known: Kn
   return typeof body === 'string' ? Buffer.from(cutText(body), 'utf8') : cutText(body);
 }
 
-/** Bytes of a request body that fit in an entry's slot; a larger one is kept as a copy of its own. */
+/** Bytes of an entry's slot: its request body (a larger one is kept as a copy of its own), then its headers. */
 export const SLOT_BYTES = 4096;
 
 /**
- * Writes header names and values into buf from `from` up to `to`: a 16-bit count, then each string as a 16-bit
- * length and its Latin-1 bytes (node:http reads header bytes as Latin-1). False, with nothing usable written, when
- * they do not fit or a string has a character above U+00FF.
+ * Writes strings (an entry's header names and values) into buf from `from` up to `to`: a 16-bit count, then each
+ * string as a 16-bit length and its Latin-1 bytes (node:http reads header bytes as Latin-1). False, with nothing
+ * usable written, when they do not fit or a string has a character above U+00FF.
  */
 export function packStrings(strings: readonly string[], buf: Buffer, from: number, to: number): boolean {
   const end = Math.min(to, buf.length);
@@ -295,7 +295,7 @@ export function unpackStrings(buf: Buffer, from: number): string[] {
 
 export class Journal {
   private readonly ring: (JournalRecord | undefined)[];
-  /** SLOT_BYTES per entry, for its request body; allocated once, and its pages are only taken up as they are used. */
+  /** SLOT_BYTES per entry, for its request body and headers; allocated once, its pages taken up as they are used. */
   private readonly slots: Buffer;
   private next = 0;
   private count = 0;
