@@ -46,6 +46,10 @@ interface Versus {
   ratio: number;
   /** Median over rounds of subject p99 ÷ reference p99. */
   p99Ratio: number;
+  /** Each round's subject req/s ÷ reference req/s. */
+  rounds: number[];
+  /** The reference's fastest round ÷ its slowest: how much the machine's speed changed during the scenario. */
+  referenceSpread: number;
 }
 
 /** Reference and simulator in alternating rounds; ratios per round, then their median. */
@@ -64,7 +68,11 @@ async function versus(reference: Subject, referenceLoad: Load, subject: Subject,
     ratios.push(s.reqPerSec / r.reqPerSec);
     p99s.push(s.p99 / Math.max(r.p99, 1));
   }
-  return { reference: medianRun(refs), subject: medianRun(subs), ratio: median(ratios), p99Ratio: median(p99s) };
+  const refRates = refs.map((r) => r.reqPerSec);
+  return {
+    reference: medianRun(refs), subject: medianRun(subs), ratio: median(ratios), p99Ratio: median(p99s), rounds: ratios,
+    referenceSpread: Math.max(...refRates) / Math.max(Math.min(...refRates), 1),
+  };
 }
 
 /** ms from spawning a process to the first 200 of `path` on the port it prints. */
@@ -163,6 +171,11 @@ async function goals(): Promise<Table> {
     for (const [name, v] of [['GET one', one], ['list', list], ['POST batch', batch]] as const) {
       if (v.subject.errors + v.subject.non2xx > 0) notes.push(`${name}: ${v.subject.errors} errors, ${v.subject.non2xx} non-2xx answers`);
     }
+    // The VM this is developed on changes speed from one minute to the next, and a slow phase slows the simulator
+    // (whose heap grows) more than the bare references: the rounds show whether a ratio met such a phase.
+    notes.push(`each round's ratio, and how far the reference's own speed moved across its rounds (fastest ÷ slowest): `
+      + ([['GET one', one], ['list', list], ['POST', batch]] as const)
+        .map(([name, v]) => `${name} ${v.rounds.map((r) => r.toFixed(2)).join(', ')} (reference ${v.referenceSpread.toFixed(2)}×)`).join('; '));
     notes.push(`server CPU per request (µs), simulator / reference: GET one ${one.subject.cpuPerRequest.toFixed(0)} / ${one.reference.cpuPerRequest.toFixed(0)}, `
       + `list ${list.subject.cpuPerRequest.toFixed(0)} / ${list.reference.cpuPerRequest.toFixed(0)}, POST ${batch.subject.cpuPerRequest.toFixed(0)} / ${batch.reference.cpuPerRequest.toFixed(0)}`);
   } finally {
