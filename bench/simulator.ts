@@ -168,14 +168,14 @@ async function goals(): Promise<Table> {
     const post = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body };
     const batch = await versus(parse, { url: url(parse.first['port'], '/'), ...post }, sim, { url: `${baseUrl}/jobboard/activities`, ...post });
     rows.push([`POST a ${BATCH_ITEMS}-item batch (${body.length} B) vs bare read+parse+answer`, rps(batch.subject), rps(batch.reference), pct(batch.ratio, GOALS.batchVsParse), `≥ ${GOALS.batchVsParse}×`, met(batch.ratio >= GOALS.batchVsParse)]);
-    for (const [name, v] of [['GET one', one], ['list', list], ['POST batch', batch]] as const) {
+    const scenarios = [['GET one', one], ['list', list], ['POST batch', batch]] as const;
+    for (const [name, v] of scenarios) {
       if (v.subject.errors + v.subject.non2xx > 0) notes.push(`${name}: ${v.subject.errors} errors, ${v.subject.non2xx} non-2xx answers`);
     }
     // The VM this is developed on changes speed from one minute to the next, and a slow phase slows the simulator
     // (whose heap grows) more than the bare references: the rounds show whether a ratio met such a phase.
     notes.push(`each round's ratio, and how far the reference's own speed moved across its rounds (fastest ÷ slowest): `
-      + ([['GET one', one], ['list', list], ['POST', batch]] as const)
-        .map(([name, v]) => `${name} ${v.rounds.map((r) => r.toFixed(2)).join(', ')} (reference ${v.referenceSpread.toFixed(2)}×)`).join('; '));
+      + scenarios.map(([name, v]) => `${name} ${v.rounds.map((r) => r.toFixed(2)).join(', ')} (reference ${v.referenceSpread.toFixed(2)}×)`).join('; '));
     notes.push(`server CPU per request (µs), simulator / reference: GET one ${one.subject.cpuPerRequest.toFixed(0)} / ${one.reference.cpuPerRequest.toFixed(0)}, `
       + `list ${list.subject.cpuPerRequest.toFixed(0)} / ${list.reference.cpuPerRequest.toFixed(0)}, POST ${batch.subject.cpuPerRequest.toFixed(0)} / ${batch.reference.cpuPerRequest.toFixed(0)}`);
   } finally {

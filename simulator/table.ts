@@ -116,6 +116,16 @@ const CHUNK = 1 << CHUNK_BITS;
 const IN_CHUNK = CHUNK - 1;
 
 /**
+ * Whether a key goes in an index's chunks (an integer up to the chunk after its last one) rather than its Map: ids
+ * and sequence numbers are handed out in order, and a number far past the others (allowed in snapshots) would
+ * otherwise make chunks for all the numbers between.
+ */
+function inChunks(key: unknown, chunkCount: number): key is number {
+  // Below 2^31 first: >>> reads its operand as 32 bits.
+  return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31 && key >>> CHUNK_BITS <= chunkCount;
+}
+
+/**
  * Distinct sequence numbers in ascending order, in chunks of at most CHUNK (a full one is split in two when a number
  * goes into its middle, which only undo and re-indexing do: new records come last).
  */
@@ -282,7 +292,7 @@ export function mergeScan(lists: readonly SeqList[], after: number, visit: (seq:
  * Values by key: a record by its sequence number, a sequence number by its key. Ids and sequence numbers are small
  * integers handed out in order, so they index chunks of an array: a Map of a million entries costs a hashed store
  * per created record and rehashes as it grows (measured: a tenth of a batch's time), where a new id is found absent
- * by reading one slot. Any other key (a reference, a number past the next chunk) goes to a Map.
+ * by reading one slot. Any other key (a reference, a number that is not inChunks) goes to a Map.
  */
 export class KeyIndex<K, V> {
   private readonly chunks: (V | undefined)[][] = [];
@@ -294,8 +304,7 @@ export class KeyIndex<K, V> {
   }
 
   private fits(key: K): boolean {
-    // Below 2^31 first: >>> reads its operand as 32 bits.
-    return typeof key === 'number' && Number.isInteger(key) && key >= 0 && key < 2 ** 31 && key >>> CHUNK_BITS <= this.chunks.length;
+    return inChunks(key, this.chunks.length);
   }
 
   get(key: K): V | undefined {
@@ -341,15 +350,15 @@ export class KeyIndex<K, V> {
 
 /**
  * Record dates by sequence number, in chunks of unboxed doubles: kept with each record, a date was a heap number,
- * one object more per record for the collector to copy and mark. NaN stands for "no date". Numbers past the next
- * chunk (allowed in snapshots) go to a Map, as in KeyIndex.
+ * one object more per record for the collector to copy and mark. NaN stands for "no date". Numbers that are not
+ * inChunks go to a Map, as in KeyIndex.
  */
 class DateColumn {
   private readonly chunks: Float64Array[] = [];
   private readonly sparse = new Map<number, number>();
 
   private fits(seq: number): boolean {
-    return seq < 2 ** 31 && seq >>> CHUNK_BITS <= this.chunks.length;
+    return inChunks(seq, this.chunks.length);
   }
 
   get(seq: number): number | undefined {
@@ -621,7 +630,7 @@ export class Table<K, F> {
     if (add) {
       if (bucket === undefined) index.set(value, seq);
       else if (typeof bucket !== 'number') bucket.add(seq);
-      else index.set(value, SeqList.of(bucket < seq ? [bucket, seq] : [seq, bucket]));
+      else index.set(value, SeqList.of([bucket, seq]));
     } else if (typeof bucket !== 'number') {
       if (bucket === undefined) return;
       bucket.remove(seq);
