@@ -119,7 +119,8 @@ describe('simulator: latency and chaos', () => {
         await t.client.get('/ats/job-offers').catch((error: unknown) => {
           failure = error;
         });
-        expect(failure, 'no answer expected').to.be.instanceOf(Error);
+        // The socket closed with no answer: not a timeout, nor any other failure of the test's own making.
+        expect(failure, 'no answer expected').to.be.instanceOf(Error).with.property('code', 'UND_ERR_SOCKET');
         expect(t.sim.journal.entries().map((e) => e.status)).to.deep.equal([0]);
       } finally {
         await t.close();
@@ -151,9 +152,16 @@ describe('simulator: latency and chaos', () => {
   });
 
   describe('rdx simulate flags', () => {
-    // Small and on a free port: these tests only look at the flags.
-    const simulate = (args: string[], use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> =>
-      runSimulate(['--port', '0', '--records', '10', ...args], {}, use);
+    // Small and on a free port: these tests only look at the flags. `used` counts the times `use` ran to its end, so
+    // a simulator that exits before it starts cannot pass by skipping the assertions inside `use`.
+    const simulate = async (args: string[], use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string; used: number }> => {
+      let used = 0;
+      const result = await runSimulate(['--port', '0', '--records', '10', ...args], {}, async (out) => {
+        await use(out);
+        used++;
+      });
+      return { ...result, used };
+    };
 
     it('takes --latency, --error-rate and --chaos-seed, and prints where the dashboard is', async () => {
       const result = await simulate(['--latency', 'GET /ats/job-offers=1', '--latency', '0-2', '--error-rate', '1', '--chaos-seed', '5'], async (out) => {
@@ -167,11 +175,13 @@ describe('simulator: latency and chaos', () => {
         await client.close();
       });
       expect(result.code, result.out).to.equal(0);
+      expect(result.used, 'the assertions on the running simulator ran').to.equal(1);
     });
 
     it('refuses a latency it cannot read (exit 2), and --no-admin prints no dashboard', async () => {
       const bad = await simulate(['--latency', 'soon'], async () => undefined);
       expect(bad.code).to.equal(2);
+      expect(bad.used, 'a refused flag never starts the simulator').to.equal(0);
       expect(bad.out).to.match(/latency "soon" is not understood/);
       const off = await simulate(['--no-admin'], async (out) => {
         const client = new Client(/listening on (\S+)/.exec(out)?.[1] ?? '');
@@ -179,6 +189,7 @@ describe('simulator: latency and chaos', () => {
         await client.close();
       });
       expect(off.code).to.equal(0);
+      expect(off.used, 'the assertion on the running simulator ran').to.equal(1);
       expect(off.out).to.include('admin:         off');
       expect(off.out).to.not.include('dashboard:');
     });

@@ -1,11 +1,13 @@
 // --state persistence, snapshot export/import and the seed cache. The crash test SIGKILLs `rdx simulate` during a
-// write load (a bounded number of times, each within seconds) and checks the file is a whole snapshot every time.
+// write load, aimed at a write of the file (a bounded number of times, each within seconds), and checks the file is
+// a whole snapshot every time, holding every write acknowledged before it was taken.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { Agent, request } from 'undici';
 import { UsageError } from '../src/errors.js';
 import { startSimulator } from './index.js';
@@ -120,16 +122,19 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     }
   });
 
-  it('leaves the last complete snapshot when killed (SIGKILL) in the middle of a write load', async () => {
+  it('leaves the last complete snapshot, with every write acknowledged before it, when killed (SIGKILL) in the middle of writing it', async () => {
     const file = join(dir, 'state.json');
+    const temporary = /^\.state\.json\.\d+\.tmp$/;
     const agent = new Agent({ connections: 8 });
+    const ROUNDS = 3;
     let tornWrites = 0;
-    const started = performance.now();
+    let provenWrites = 0;
     try {
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < ROUNDS; round++) {
         const { child, baseUrl } = await spawnSimulate(['--state', file, '--records', '2000']);
         const token = await tokenOf(baseUrl, agent);
-        const acknowledged = new Map<number, unknown>();
+        /** Each record the server created and answered, with the time (this process's clock) its answer arrived. */
+        const acknowledged = new Map<number, { record: unknown; at: number }>();
         let stop = false;
         const writer = async (): Promise<void> => {
           while (!stop) {
@@ -140,26 +145,54 @@ describe('simulator: --state, snapshots and the seed cache', function () {
             }).catch(() => undefined);
             if (!res) return;
             const body = (await res.body.json().catch(() => ({}))) as { data?: { id: number }[] };
-            for (const record of body.data ?? []) acknowledged.set(record.id, record);
+            const at = Date.now();
+            for (const record of body.data ?? []) acknowledged.set(record.id, { record, at });
           }
         };
         const writers = Array.from({ length: 4 }, writer);
-        // Somewhere in the write load, a different moment each round (bounded: at most 1.5 s of writing).
-        await new Promise((resolve) => setTimeout(resolve, 400 + round * 350));
-        child.kill('SIGKILL');
-        await new Promise((resolve) => child.once('exit', resolve));
+        // First a snapshot that holds some of this round's writes (polled, at most 10 s), so there is something
+        // acknowledged before the snapshot the kill must leave; then the kill, as soon as the next write of the file
+        // has begun (its temporary file appears), or after 3 s of writing if none does.
+        const firstAck = (): number => Math.min(...[...acknowledged.values()].map((a) => a.at));
+        for (let poll = 0; poll < 200; poll++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if (acknowledged.size > 0 && savedAtOf(file) > firstAck()) break;
+        }
+        await new Promise<void>((resolve) => {
+          const watcher = watch(dir, (_event, name) => {
+            if (typeof name === 'string' && temporary.test(name)) kill();
+          });
+          const timer = setTimeout(kill, 3_000);
+          function kill(): void {
+            clearTimeout(timer);
+            watcher.close();
+            child.kill('SIGKILL');
+            resolve();
+          }
+        });
+        await new Promise((resolve) => child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve));
         stop = true;
         await Promise.all(writers);
 
         const snapshot = parseSnapshot(readFileSync(file, 'utf8'));
         expect(snapshot.version).to.equal(SNAPSHOT_VERSION);
+        const rows = new Map(snapshot.store.jobboardActivities.rows);
         // Every record in the file is one the server created, exactly as it answered it.
-        const rows = snapshot.store.jobboardActivities.rows;
-        for (const [id, record] of rows.slice(-50)) if (acknowledged.has(id)) expect(record).to.deep.equal(acknowledged.get(id));
+        const answered = [...rows].filter(([id]) => acknowledged.has(id));
+        expect(answered.filter(([id, record]) => !isDeepStrictEqual(record, acknowledged.get(id)?.record)).map(([id]) => id), 'records unlike their answer').to.deep.equal([]);
+        // Every write answered before the snapshot was taken is in it (its savedAt is read before the store is).
+        const savedAt = Date.parse(snapshot.savedAt);
+        const before = [...acknowledged].filter(([, a]) => a.at < savedAt).map(([id]) => id);
+        expect(before.length, `round ${round}: writes acknowledged before the snapshot of ${snapshot.savedAt}`).to.be.at.least(1);
+        expect(before.filter((id) => !rows.has(id)), `round ${round}: acknowledged before the snapshot, missing from it`).to.deep.equal([]);
+        provenWrites += before.length;
         const temporaries = readdirSync(dir).filter((f) => f !== 'state.json');
         expect(temporaries.length, 'temporary files of the killed process').to.be.at.most(1);
         tornWrites += temporaries.length;
       }
+      // The kills are aimed at a write of the file in progress: at least one must have landed in one (its temporary
+      // file left behind), or the test never saw the case it is named for.
+      expect(tornWrites, `kills, of ${ROUNDS}, that landed while the file was being written`).to.be.at.least(1);
       // The next start cleans up after the killed one and loads the file.
       const { child, baseUrl } = await spawnSimulate(['--state', file]);
       const saved = parseSnapshot(readFileSync(file, 'utf8'));
@@ -167,12 +200,21 @@ describe('simulator: --state, snapshots and the seed cache', function () {
       expect(health.data[0]?.counts['jobboardActivities']).to.equal(saved.store.jobboardActivities.rows.length);
       expect(readdirSync(dir)).to.deep.equal(['state.json']);
       child.kill('SIGKILL');
-      process.stdout.write(`      (3 kills in ${Math.round(performance.now() - started)} ms; ${tornWrites} landed during a write, whose temporary file was ignored)\n`);
+      process.stdout.write(`      (${ROUNDS} kills, ${tornWrites} during a write of the file, whose temporary file was ignored; ${provenWrites} acknowledged writes found in the snapshots)\n`);
     } finally {
       await agent.close();
     }
   });
 });
+
+/** The savedAt of the snapshot in `file` (ms), or 0 while there is none. */
+function savedAtOf(file: string): number {
+  try {
+    return Date.parse((JSON.parse(readFileSync(file, 'utf8')) as { savedAt: string }).savedAt) || 0;
+  } catch {
+    return 0;
+  }
+}
 
 async function tokenOf(baseUrl: string, agent: Agent): Promise<string> {
   const res = await request(`${baseUrl}/oauth2/token`, {

@@ -49,6 +49,7 @@ describe('simulator personas', () => {
       expect(p.declared, p.name).to.equal(undefined);
     }
     const keys = new Set(interpretations().map((i) => i.key).filter((k): k is string => k !== null));
+    expect(allPersonas('variant'), 'variants').to.not.be.empty;
     for (const p of allPersonas('variant')) {
       expect(p.breaks ?? [], p.name).to.be.empty;
       for (const key of Object.keys(p.declared ?? {})) expect(keys.has(key), `${p.name} declares ${key}`).to.equal(true);
@@ -259,7 +260,13 @@ describe('simulator personas', () => {
       try {
         const day = t.sim.store.jobboardActivities.values()[0]?.recorded_at.slice(0, 10) as string;
         const on = await t.client.get(`/jobboard/activities?min_date=${day}&max_date=${day}`);
-        expect(items(on)).to.be.empty;
+        expect(on.status, JSON.stringify(on.body)).to.equal(200);
+        expect(on.body.data, 'a listing, with no record on the bound').to.deep.equal([]);
+        // The control: a day either side takes the record in, so the empty page above is the bound's doing.
+        const shift = (days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+        const around = await t.client.get(`/jobboard/activities?min_date=${shift(-1)}&max_date=${shift(1)}`);
+        expect(around.status).to.equal(200);
+        expect(items(around).map((r) => String(r['recorded_at']).slice(0, 10))).to.include(day);
         const wide = await t.client.get('/jobboard/activities?min_date=2000-01-01&max_date=2100-12-31');
         const link = new URL(wide.body.meta?.next_link as string);
         expect(link.searchParams.get('min_date')).to.equal('2000-01-01');

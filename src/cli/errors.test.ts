@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/index.js';
+import { interpretations, packageRoot } from '../spec/index.js';
 import { loadProfile, readConfigFile } from '../config/profile.js';
 import { EXIT, UsageError, internalErrorLine, reportFatal } from '../errors.js';
 import { didYouMean, editDistance } from '../core/suggest.js';
@@ -191,12 +191,21 @@ describe('errors users can act on', function () {
   describe('rdx init', () => {
     it('every example value in the template is one the register allows, and the key is left open otherwise', () => {
       const text = profileTemplate();
+      const keys: string[] = [];
+      let judged = 0;
       for (const m of text.matchAll(/^ {2}# ([A-Z_]+): .*\n {2}# {3}allowed: (.*)\n {2}# {3}the simulator: .*\n {2}# (\w+):(.*)$/gm)) {
-        const [, id, allowed = '', key, rest = ''] = m;
+        const [, id, allowed = '', key = '', rest = ''] = m;
+        keys.push(key);
         const value = rest.trim();
         if (value.startsWith('#')) continue;
-        if (allowed.includes(' | ')) expect(allowed.split(' | '), `${id}: ${key}: ${value}`).to.include(JSON.parse(value) === null ? 'null' : String(JSON.parse(value)));
+        if (allowed.includes(' | ')) {
+          expect(allowed.split(' | '), `${id}: ${key}: ${value}`).to.include(JSON.parse(value) === null ? 'null' : String(JSON.parse(value)));
+          judged++;
+        }
       }
+      // Every open point with a profile key has its entry (so the loop saw them all), and some have a value to judge.
+      expect(keys.sort()).to.deep.equal(interpretations().flatMap((i) => (i.key === null ? [] : [i.key])).sort());
+      expect(judged, 'examples among a list of allowed values').to.be.at.least(1);
       expect(text).to.not.include('reject-duplicate').and.not.include('"inclusive"');
     });
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { packageRoot } from '../spec/index.js';
 import { containerCredentials, dockerHostAnswers, engineIsLocal } from './index.js';
-import { LogTail, httpAnswers, portAccepts } from './readiness.js';
+import type { BoundPorts } from 'testcontainers';
+import { LogTail, NotReadyError, Readiness, containerState, httpAnswers, portAccepts, urlHost } from './readiness.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
@@ -108,5 +109,75 @@ describe('container readiness (no engine needed)', function () {
     expect(r.stderr).to.include(`DOCKER_HOST=unix://${socket}`);
     expect(r.stderr).to.include('TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1').and.include('TESTCONTAINERS_RYUK_DISABLED=true');
     expect(r.stderr).to.not.match(/\n\s+at /);
+  });
+});
+
+/** A stand-in for testcontainers' container: inspect() answers the states given, one per call (the last repeats). */
+function fakeContainer(states: (object | 'gone')[]): { container: Parameters<Readiness['waitUntilReady']>[0]; inspected: () => number } {
+  let calls = 0;
+  const container = {
+    inspect: async () => {
+      const s = states[Math.min(calls++, states.length - 1)];
+      if (s === 'gone') throw Object.assign(new Error('no such container'), { statusCode: 404 });
+      return { State: s };
+    },
+  } as unknown as Parameters<Readiness['waitUntilReady']>[0];
+  return { container, inspected: () => calls };
+}
+
+const RUNNING = { Running: true, Restarting: false, Status: 'running', ExitCode: 0 };
+const endpoint = (): { host: string; port: number } => ({ host: '127.0.0.1', port: 9 });
+
+describe('container readiness: the wait strategy, on a stand-in container (no engine needed)', function () {
+  this.timeout(10_000);
+
+  it('is ready once the log line has been seen, while the container runs', async () => {
+    const logs = new LogTail(5, /listening on/);
+    const { container, inspected } = fakeContainer([RUNNING]);
+    const ready = new Readiness({ waitFor: { kind: 'log', pattern: /listening on/ }, timeoutMs: 5_000, endpoint, logs });
+    setTimeout(() => logs.push('booting\nlistening on 8080\n'), 300);
+    await ready.waitUntilReady(container, {} as BoundPorts);
+    expect(logs.matched).to.equal(true);
+    expect(inspected(), 'the container was asked whether it runs before each probe').to.be.at.least(2);
+  });
+
+  it('gives up at once, with the exit code, when the container stops before it is ready', async () => {
+    const logs = new LogTail(5, /listening on/);
+    logs.end();
+    const { container } = fakeContainer([RUNNING, { Running: false, Restarting: false, Status: 'exited', ExitCode: 3, OOMKilled: true, Error: 'boom' }]);
+    const ready = new Readiness({ waitFor: { kind: 'log', pattern: /listening on/ }, timeoutMs: 60_000, endpoint, logs });
+    const error = await ready.waitUntilReady(container, {} as BoundPorts).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(NotReadyError).and.include({ reason: 'exited', message: 'container stopped (exited) before it was ready' });
+    expect((error as NotReadyError).state).to.deep.equal({ running: false, status: 'exited', exitCode: 3, oomKilled: true, error: 'boom' });
+  });
+
+  it('says "gone" when the engine no longer knows the container', async () => {
+    const logs = new LogTail();
+    logs.end();
+    const ready = new Readiness({ waitFor: { kind: 'port' }, timeoutMs: 60_000, endpoint, logs });
+    const error = await ready.waitUntilReady(fakeContainer(['gone']).container, {} as BoundPorts).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(NotReadyError).and.include({ reason: 'exited', message: 'container stopped (gone) before it was ready' });
+    expect((error as NotReadyError).state).to.equal(undefined);
+  });
+
+  it('times out when a running container never answers, after the startup timeout testcontainers sets', async () => {
+    const ready = new Readiness({ waitFor: { kind: 'http', path: '/health' }, timeoutMs: 60_000, endpoint: () => ({ host: '127.0.0.1', port: 9 }), logs: new LogTail() });
+    expect(ready.isStartupTimeoutSet()).to.equal(false);
+    ready.withStartupTimeout(600);
+    expect([ready.isStartupTimeoutSet(), ready.getStartupTimeout()]).to.deep.equal([true, 600]);
+    const error = await ready.waitUntilReady(fakeContainer([RUNNING]).container, {} as BoundPorts).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(NotReadyError).and.include({ reason: 'timeout' });
+    expect((error as NotReadyError).message).to.match(/^not ready after \d+ ms$/);
+  });
+
+  it('reads a container state the engine does not give in time as unknown, not as stopped', async () => {
+    const { container } = fakeContainer([RUNNING]);
+    expect(await containerState(container)).to.deep.equal({ running: true, status: 'running' });
+    const silent = { inspect: () => Promise.reject(new Error('engine busy')) } as unknown as Parameters<Readiness['waitUntilReady']>[0];
+    expect(await containerState(silent)).to.equal(undefined);
+  });
+
+  it('puts an IPv6 host in brackets for a URL', () => {
+    expect([urlHost('::1'), urlHost('[::1]'), urlHost('127.0.0.1')]).to.deep.equal(['[::1]', '[::1]', '127.0.0.1']);
   });
 });

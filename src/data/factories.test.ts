@@ -50,6 +50,7 @@ describe('data factories', () => {
       const faker = createFaker(4);
       const seen = new Set<string>();
       for (let i = 0; i < 200; i++) for (const key of Object.keys(c.make(faker))) seen.add(key);
+      expect(fields, `${c.name}: the schema's fields`).to.not.be.empty;
       const optionalRare = ['job_offer_reference_3', 'reference_3'];
       for (const field of fields) if (!optionalRare.includes(field) || c.name === 'jobOffer') expect(seen.has(field), `${c.name}.${field}`).to.equal(true);
     }

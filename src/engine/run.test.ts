@@ -149,7 +149,8 @@ describe('runConformance against rule-breaking targets', function () {
       reporter: 'none',
       simulator: async () => ({ baseUrl: 'http://127.0.0.1:9', expiredToken: () => 'expired-token', close: async () => void closed++ }),
     }).catch((e: unknown) => (caught = e));
-    expect(caught, 'the run is refused').to.be.instanceOf(Error);
+    expect(caught, 'the run is refused for its CA file').to.be.instanceOf(UsageError)
+      .with.property('message').that.matches(/^--ca \/nonexistent\/rdx-ca\.pem: cannot read the file \(ENOENT/);
     // Left open, the started target would keep the caller's process alive after the error.
     expect(closed).to.equal(1);
   });

@@ -1,18 +1,30 @@
 // What the browser tests share: Debian's Chromium (CI installs it), driven by playwright-core, and the rule that a
-// machine without it says why and skips.
+// machine without it says why and skips, except under RDX_REQUIRE_CHROMIUM=1 (.ci/run sets it), where it fails:
+// CI must run them. RDX_CHROMIUM_PATH names another executable (pointed at a missing file, it shows what a machine
+// without Chromium does).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = process.env['RDX_CHROMIUM_PATH'] || '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Skips the calling test or hook, saying why, where Chromium is not installed. */
-export function skipWithoutChromium(test: { skip(): void }): void {
-  if (existsSync(CHROMIUM)) return;
-  console.log(`    skipped: ${CHROMIUM} is not installed (apt-get install -y chromium); CI installs it and runs these tests`);
+/** Why the browser tests cannot run here, or undefined. */
+export function chromiumUnavailable(path = CHROMIUM): string | undefined {
+  return existsSync(path) ? undefined : `${path} is not installed (apt-get install -y chromium, or set RDX_CHROMIUM_PATH)`;
+}
+
+/**
+ * Skips the calling test or hook, saying why, where Chromium is not installed; under RDX_REQUIRE_CHROMIUM=1 it
+ * throws instead, so a CI machine that lost its Chromium fails rather than skipping the browser tests.
+ */
+export function skipWithoutChromium(test: { skip(): void }, path = CHROMIUM): void {
+  const why = chromiumUnavailable(path);
+  if (!why) return;
+  if (process.env['RDX_REQUIRE_CHROMIUM'] === '1') throw new Error(`the browser tests must run (RDX_REQUIRE_CHROMIUM=1), but ${why}`);
+  console.log(`    skipped: ${why}; CI installs it and runs these tests`);
   test.skip();
 }
 

@@ -1,0 +1,31 @@
+// The programmatic API as its entry module gives it (the installed package is tested in src/packaging/): options
+// resolved as `rdx run` resolves them, the verdict and the exit code `rdx run` would give.
+import { expect } from 'chai';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EXIT, personaByName, runConformance, type Persona } from './index.js';
+
+describe('the programmatic API (src/index.ts)', function () {
+  this.timeout(60_000);
+  // No RDX_* variables and no rdx.config.yaml: the bundled simulator, as `rdx run` with no profile.
+  const quiet = { env: {}, cwd: mkdtempSync(join(tmpdir(), 'rdx-api-')) };
+
+  it('runs the filtered cases against the bundled simulator: INCOMPLETE, exit 4, or 0 when allowed', async () => {
+    const strict = await runConformance({ ...quiet, filters: { grep: '^token\\.' } });
+    const ids = strict.report.cases.map((c) => c.id);
+    expect(ids).to.not.be.empty;
+    expect(ids.filter((id) => !id.startsWith('token.')), 'cases the filter leaves out').to.deep.equal([]);
+    expect([strict.verdict, strict.report.summary.verdict, strict.exitCode]).to.deep.equal(['INCOMPLETE', 'INCOMPLETE', EXIT.INCOMPLETE]);
+    const allowed = await runConformance({ ...quiet, filters: { grep: '^token\\.' }, allowIncomplete: true });
+    expect([allowed.verdict, allowed.exitCode]).to.deep.equal(['INCOMPLETE', EXIT.OK]);
+  });
+
+  it('passes simulator options on: a fault persona makes the run NOT_CONFORMANT, exit 1', async () => {
+    const { verdict, exitCode, report } = await runConformance({
+      ...quiet, filters: { grep: '^envelope\\.list\\.' }, simulator: { personas: [personaByName('missing-message') as Persona] },
+    });
+    expect([verdict, exitCode]).to.deep.equal(['NOT_CONFORMANT', EXIT.MUST_FAILED]);
+    expect(report.cases.filter((c) => c.verdict === 'fail').flatMap((c) => c.assertions.filter((a) => !a.passed).map((a) => a.clause))).to.include('ENVELOPE.MESSAGE');
+  });
+});

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../spec/index.js';
+import { chromiumUnavailable, skipWithoutChromium } from './chromium.js';
+import { ALLOWED_SKIPS_FILE, judgePending, parseAllowedSkips, skippableCounts } from './pending.js';
+
+const LIST = parseAllowedSkips(`
+- test: "^browser "
+  reason: no browser here
+  ci: false
+- test: "^engine "
+  reason: no engine could be started
+  ci: true
+`);
+
+describe('skipped tests: the allowed list and its verdict', () => {
+  it('fails CI on a skipped test the list does not name, or names for outside CI only, and allows the rest', () => {
+    const verdict = judgePending(['browser opens the page', 'engine runs the image', 'plain arithmetic'], LIST, true);
+    expect(verdict.problems).to.deep.equal([
+      `skipped in CI: browser opens the page (${ALLOWED_SKIPS_FILE} allows it outside CI only)`,
+      `skipped in CI: plain arithmetic (not in ${ALLOWED_SKIPS_FILE})`,
+    ]);
+    expect(verdict.lines).to.have.length(3);
+    expect(verdict.lines[1]).to.equal('  - engine runs the image\n      allowed: no engine could be started');
+  });
+
+  it('outside CI prints every skip with its reason, or that it would fail CI, and fails nothing', () => {
+    const verdict = judgePending(['browser opens the page', 'plain arithmetic'], LIST, false);
+    expect(verdict.problems).to.deep.equal([]);
+    expect(verdict.lines).to.deep.equal([
+      '  - browser opens the page\n      allowed: no browser here',
+      `  - plain arithmetic\n      would fail CI: not in ${ALLOWED_SKIPS_FILE}`,
+    ]);
+  });
+
+  it('counts, per entry, the tests it names that ran and that skipped', () => {
+    const states = [
+      { title: 'browser opens the page', state: 'passed' }, { title: 'browser clicks', state: 'failed' },
+      { title: 'engine runs the image', state: 'pending' }, { title: 'plain arithmetic', state: 'pending' },
+    ];
+    expect(skippableCounts(states, LIST)).to.deep.equal(['  ^browser : 2 ran, 0 skipped', '  ^engine : 0 ran, 1 skipped']);
+  });
+
+  it('refuses a malformed list, naming the entry and the field', () => {
+    expect(() => parseAllowedSkips('test: x')).to.throw(`${ALLOWED_SKIPS_FILE}: expected a list`);
+    expect(() => parseAllowedSkips('- test: x\n  ci: true')).to.throw(`${ALLOWED_SKIPS_FILE}: [0].reason: say why the test may skip`);
+    expect(() => parseAllowedSkips('- test: x\n  reason: y\n  ci: yes')).to.throw('[0].ci: expected true or false');
+    expect(() => parseAllowedSkips('- test: x\n  reason: y\n  ci: true\n- test: "("\n  reason: y\n  ci: true')).to.throw('[1].test: not a regular expression');
+    expect(() => parseAllowedSkips('- test: x\n  reason: y\n  ci: true\n  why: z')).to.throw('[0]: unknown field why');
+  });
+
+  it('reads the repository list, which allows only the container and image tests to skip in CI', () => {
+    const list = parseAllowedSkips(readFileSync(join(packageRoot, ALLOWED_SKIPS_FILE), 'utf8'));
+    expect(list.filter((a) => a.ci).map((a) => a.test.source)).to.deep.equal(['^rdx run --image on a real engine ', '^the image built from the Dockerfile ']);
+  });
+});
+
+describe('browser tests without Chromium', () => {
+  const missing = '/nonexistent/rdx-chromium';
+  let saved: string | undefined;
+  beforeEach(() => (saved = process.env['RDX_REQUIRE_CHROMIUM']));
+  afterEach(() => {
+    if (saved === undefined) delete process.env['RDX_REQUIRE_CHROMIUM'];
+    else process.env['RDX_REQUIRE_CHROMIUM'] = saved;
+  });
+
+  it('skip, saying why, where Chromium is missing', () => {
+    delete process.env['RDX_REQUIRE_CHROMIUM'];
+    let skipped = 0;
+    skipWithoutChromium({ skip: () => void skipped++ }, missing);
+    expect(skipped).to.equal(1);
+    expect(chromiumUnavailable(missing)).to.equal(`${missing} is not installed (apt-get install -y chromium, or set RDX_CHROMIUM_PATH)`);
+    expect(chromiumUnavailable(process.execPath), 'an executable that exists').to.equal(undefined);
+  });
+
+  it('fail instead under RDX_REQUIRE_CHROMIUM=1 (CI)', () => {
+    process.env['RDX_REQUIRE_CHROMIUM'] = '1';
+    let skipped = 0;
+    expect(() => skipWithoutChromium({ skip: () => void skipped++ }, missing))
+      .to.throw(`the browser tests must run (RDX_REQUIRE_CHROMIUM=1), but ${missing} is not installed`);
+    expect(skipped).to.equal(0);
+  });
+});

@@ -1,0 +1,96 @@
+// The one rule for skipped (pending) tests, as a mocha root hook plugin (.mocharc.json requires the built file):
+// after the last test it prints, per entry of src/testing/allowed-skips.yaml, how many of the tests it names ran and
+// skipped (so CI shows its browser and Docker tests ran), then every skipped test with the reason the list gives.
+// In CI (CI=true) a skipped test that the list does not allow there fails the run; elsewhere it is printed and the
+// run goes on.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context, RootHookObject, Suite, Test } from 'mocha';
+import { parse } from 'yaml';
+import { packageRoot } from '../spec/index.js';
+
+export const ALLOWED_SKIPS_FILE = 'src/testing/allowed-skips.yaml';
+
+export interface AllowedSkip {
+  /** A regular expression matched against the test's full title (its suites' titles, then its own). */
+  test: RegExp;
+  reason: string;
+  /** Whether it may skip in CI too (true only for what CI itself may lack). */
+  ci: boolean;
+}
+
+/** The entries of the allowed-skips file; a malformed one is an error naming the file, the index and the field. */
+export function parseAllowedSkips(text: string, file = ALLOWED_SKIPS_FILE): AllowedSkip[] {
+  const doc: unknown = parse(text);
+  if (!Array.isArray(doc)) throw new Error(`${file}: expected a list of { test, reason, ci } entries`);
+  return doc.map((raw: unknown, i) => {
+    const at = `${file}: [${i}]`;
+    const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const { test, reason, ci } = entry;
+    if (typeof test !== 'string' || test === '') throw new Error(`${at}.test: expected the pattern of a test title`);
+    if (typeof reason !== 'string' || reason.trim() === '') throw new Error(`${at}.reason: say why the test may skip`);
+    if (typeof ci !== 'boolean') throw new Error(`${at}.ci: expected true or false (whether it may skip in CI too)`);
+    const unknown = Object.keys(entry).filter((k) => !['test', 'reason', 'ci'].includes(k));
+    if (unknown.length > 0) throw new Error(`${at}: unknown field ${unknown.join(', ')}`);
+    try {
+      return { test: new RegExp(test), reason: reason.trim(), ci };
+    } catch (error) {
+      throw new Error(`${at}.test: not a regular expression (${(error as Error).message})`, { cause: error });
+    }
+  });
+}
+
+export interface PendingVerdict {
+  /** One line per skipped test (with the reason the list gives, or that none does), then the problems. */
+  lines: string[];
+  /** What fails the run: skipped tests the list does not allow here. */
+  problems: string[];
+}
+
+/** Judges the skipped tests of a run (their full titles). */
+export function judgePending(pending: string[], allowed: AllowedSkip[], ci: boolean): PendingVerdict {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  for (const title of pending) {
+    const fits = allowed.filter((a) => a.test.test(title));
+    const entry = fits.find((a) => a.ci || !ci) ?? fits[0];
+    if (entry && (entry.ci || !ci)) {
+      lines.push(`  - ${title}\n      allowed: ${entry.reason}`);
+    } else {
+      const why = entry ? `${ALLOWED_SKIPS_FILE} allows it outside CI only` : `not in ${ALLOWED_SKIPS_FILE}`;
+      lines.push(`  - ${title}\n      ${ci ? 'NOT ALLOWED in CI' : 'would fail CI'}: ${why}`);
+      if (ci) problems.push(`skipped in CI: ${title} (${why})`);
+    }
+  }
+  return { lines, problems };
+}
+
+/** Per entry of the list: how many of the tests it names ran and how many skipped (the browser and Docker counts). */
+export function skippableCounts(tests: { title: string; state: string | undefined }[], allowed: AllowedSkip[]): string[] {
+  return allowed.map((entry) => {
+    const named = tests.filter((t) => entry.test.test(t.title));
+    const ran = named.filter((t) => t.state === 'passed' || t.state === 'failed').length;
+    const skipped = named.filter((t) => t.state === 'pending').length;
+    return `  ${entry.test.source}: ${ran} ran, ${skipped} skipped`;
+  });
+}
+
+function tests(suite: Suite): Test[] {
+  return [...suite.tests, ...suite.suites.flatMap(tests)];
+}
+
+export const mochaHooks: RootHookObject = {
+  afterAll(this: Context) {
+    const root = this.test?.parent;
+    if (!root) return;
+    const all = tests(root);
+    const pending = all.filter((t) => t.state === 'pending').map((t) => t.fullTitle());
+    const ci = process.env['CI'] === 'true';
+    const allowed = parseAllowedSkips(readFileSync(join(packageRoot, ALLOWED_SKIPS_FILE), 'utf8'));
+    const { lines, problems } = judgePending(pending, allowed, ci);
+    const counts = skippableCounts(all.map((t) => ({ title: t.fullTitle(), state: t.state })), allowed);
+    process.stdout.write(`\n  Tests that may skip (${ALLOWED_SKIPS_FILE}), here:\n${counts.join('\n')}\n`);
+    if (lines.length > 0) process.stdout.write(`\n  Skipped tests (${lines.length}), as ${ALLOWED_SKIPS_FILE} explains:\n${lines.join('\n')}\n`);
+    if (problems.length > 0) throw new Error(`tests were skipped in CI that ${ALLOWED_SKIPS_FILE} does not allow there:\n${problems.join('\n')}`);
+  },
+};
