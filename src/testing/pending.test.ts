@@ -21,16 +21,19 @@ describe('skipped tests: the allowed list and its verdict', () => {
       `skipped in CI: browser opens the page (${ALLOWED_SKIPS_FILE} allows it outside CI only)`,
       `skipped in CI: plain arithmetic (not in ${ALLOWED_SKIPS_FILE})`,
     ]);
-    expect(verdict.lines).to.have.length(3);
-    expect(verdict.lines[1]).to.equal('  - engine runs the image\n      allowed: no engine could be started');
+    expect(verdict.lines).to.deep.equal([
+      `  NOT ALLOWED in CI: ${ALLOWED_SKIPS_FILE} allows it outside CI only\n    - browser opens the page`,
+      '  allowed: no engine could be started\n    - engine runs the image',
+      `  NOT ALLOWED in CI: not in ${ALLOWED_SKIPS_FILE}\n    - plain arithmetic`,
+    ]);
   });
 
   it('outside CI prints every skip with its reason, or that it would fail CI, and fails nothing', () => {
-    const verdict = judgePending(['browser opens the page', 'plain arithmetic'], LIST, false);
+    const verdict = judgePending(['browser opens the page', 'plain arithmetic', 'browser clicks'], LIST, false);
     expect(verdict.problems).to.deep.equal([]);
-    expect(verdict.lines).to.deep.equal([
-      '  - browser opens the page\n      allowed: no browser here',
-      `  - plain arithmetic\n      would fail CI: not in ${ALLOWED_SKIPS_FILE}`,
+    expect(verdict.lines, 'each reason once, its tests under it').to.deep.equal([
+      '  allowed: no browser here\n    - browser opens the page\n    - browser clicks',
+      `  would fail CI: not in ${ALLOWED_SKIPS_FILE}\n    - plain arithmetic`,
     ]);
   });
 

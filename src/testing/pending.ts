@@ -41,27 +41,34 @@ export function parseAllowedSkips(text: string, file = ALLOWED_SKIPS_FILE): Allo
 }
 
 export interface PendingVerdict {
-  /** One line per skipped test (with the reason the list gives, or that none does), then the problems. */
+  /** Per reason (or lack of one), the reason and the skipped tests it covers. */
   lines: string[];
   /** What fails the run: skipped tests the list does not allow here. */
   problems: string[];
 }
 
-/** Judges the skipped tests of a run (their full titles). */
+/**
+ * Judges the skipped tests of a run (their full titles): the lines print them grouped under the reason that allows
+ * them (each reason once), then those no reason allows here.
+ */
 export function judgePending(pending: string[], allowed: AllowedSkip[], ci: boolean): PendingVerdict {
-  const lines: string[] = [];
+  const groups = new Map<string, string[]>();
   const problems: string[] = [];
+  const add = (heading: string, title: string): void => {
+    groups.set(heading, [...(groups.get(heading) ?? []), title]);
+  };
   for (const title of pending) {
     const fits = allowed.filter((a) => a.test.test(title));
     const entry = fits.find((a) => a.ci || !ci) ?? fits[0];
     if (entry && (entry.ci || !ci)) {
-      lines.push(`  - ${title}\n      allowed: ${entry.reason}`);
+      add(`allowed: ${entry.reason}`, title);
     } else {
       const why = entry ? `${ALLOWED_SKIPS_FILE} allows it outside CI only` : `not in ${ALLOWED_SKIPS_FILE}`;
-      lines.push(`  - ${title}\n      ${ci ? 'NOT ALLOWED in CI' : 'would fail CI'}: ${why}`);
+      add(`${ci ? 'NOT ALLOWED in CI' : 'would fail CI'}: ${why}`, title);
       if (ci) problems.push(`skipped in CI: ${title} (${why})`);
     }
   }
+  const lines = [...groups].map(([heading, titles]) => `  ${heading}\n${titles.map((t) => `    - ${t}`).join('\n')}`);
   return { lines, problems };
 }
 
@@ -90,7 +97,7 @@ export const mochaHooks: RootHookObject = {
     const { lines, problems } = judgePending(pending, allowed, ci);
     const counts = skippableCounts(all.map((t) => ({ title: t.fullTitle(), state: t.state })), allowed);
     process.stdout.write(`\n  Tests that may skip (${ALLOWED_SKIPS_FILE}), here:\n${counts.join('\n')}\n`);
-    if (lines.length > 0) process.stdout.write(`\n  Skipped tests (${lines.length}), as ${ALLOWED_SKIPS_FILE} explains:\n${lines.join('\n')}\n`);
+    if (pending.length > 0) process.stdout.write(`\n  Skipped tests (${pending.length}), as ${ALLOWED_SKIPS_FILE} explains:\n${lines.join('\n')}\n`);
     if (problems.length > 0) throw new Error(`tests were skipped in CI that ${ALLOWED_SKIPS_FILE} does not allow there:\n${problems.join('\n')}`);
   },
 };
