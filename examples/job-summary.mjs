@@ -27,14 +27,22 @@ if (report?.format !== 'rdx-report/1') {
 
 // Markdown tables break on pipes and newlines that a target's messages may contain.
 const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
+// The verdict and its counts as the report states them (summary): this script derives none of its own.
 const s = report.summary;
+const WORDS = { CONFORMANT: 'CONFORMANT', INCOMPLETE: 'INCOMPLETE', KNOWN_FAILURES: 'KNOWN FAILURES', NOT_CONFORMANT: 'NOT CONFORMANT' };
 const lines = [
-  `### RDX conformance: ${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}`,
+  `### RDX conformance: ${WORDS[s.verdict] ?? cell(s.verdict)}`,
   '',
-  `${s.mustFailures} MUST failure(s), ${s.errors} error(s) · ${Object.entries(s.byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}`,
+  `${s.mustFailures} MUST failure(s), ${s.errors} error(s), ${s.shouldWarnings} SHOULD warning(s)${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}, ${s.unjudgedMust} MUST case(s) not judged, ${s.knownFailures} known failure(s) · ${Object.entries(s.byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}`,
   '',
-  `Target \`${report.run.target.baseUrl}\` · harness ${report.harness.version} · spec \`${report.spec.hash.slice(0, 12)}\` · run \`${report.run.id}\``,
+  `Target \`${cell(report.run.target.baseUrl)}\` · harness ${cell(report.harness.version)} · spec \`${report.spec.hash.slice(0, 12)}\` · run \`${cell(report.run.id)}\``,
 ];
+if (s.toComplete.length) {
+  lines.push('', `**To complete this certification** (${s.unjudgedMust} MUST case(s) not judged):`, '', '| Unlock | How | Cases |', '|---|---|---|');
+  for (const t of s.toComplete) {
+    lines.push(`| \`${cell(t.unlock)}\` | ${cell(t.how)} | ${t.cases.length}: ${cell(t.cases.slice(0, 5).join(', '))}${t.cases.length > 5 ? ', …' : ''} |`);
+  }
+}
 const failing = report.cases.filter((c) => !c.baseline && ['fail', 'error', 'warn'].includes(c.verdict));
 if (failing.length) {
   lines.push('', '| Verdict | Level | Case | Broken clause | Finding |', '|---|---|---|---|---|');

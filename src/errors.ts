@@ -13,6 +13,11 @@ export const EXIT = {
   UNREACHABLE: 3,
   /** INCOMPLETE: some MUST case was not judged (summary.toComplete says what unlocks it). */
   INCOMPLETE: 4,
+  /**
+   * rdx verify, rdx badge: the bundle agrees with itself, but nothing says it is the one published (no pinned
+   * manifest hash, no public key to check its signature). Never a verified certificate.
+   */
+  INTEGRITY_ONLY: 5,
   /** A bug in the harness itself (EX_SOFTWARE of sysexits.h), never a verdict on the implementation. */
   INTERNAL: 70,
 } as const;

@@ -1,8 +1,9 @@
 // The programmatic API: what `import … from 'rdx-conformance'` gives. Re-exports plus the little wiring that turns
 // plain options into what the engine takes, the same way `rdx run` does. Documented in docs/api.md.
 import { loadProfile, type ProfileFlags } from './config/profile.js';
-import { exitCodeOf, runConformance as runEngine, type RunOptions, type RunReport } from './engine/run.js';
-import type { FailOn, RunVerdict } from './engine/verdict.js';
+import { runConformance as runEngine, type RunOptions } from './engine/run.js';
+import { exitCodeOf } from './core/verdict.js';
+import type { FailOn, RunReport, RunVerdict } from './core/report.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import { embeddedSimulator } from './cli/compose.js';
 
@@ -13,7 +14,7 @@ export { defineCheck, pass, fail, judge } from './checks/registry.js';
 export type { Check, CheckContext, Judgement } from './checks/registry.js';
 export { writeReports } from './reporters/files.js';
 export type { WrittenReports } from './reporters/files.js';
-export type { RunReport, Summary, InterpretationProfile } from './engine/run.js';
+export type { RunReport, Summary, InterpretationProfile } from './core/report.js';
 export type { CaseResult, Exchange, Assertion, Observation, ResidueEntry, TransportErrorKind, Tier, Verdict } from './core/results.js';
 export type { CaseFilters } from './engine/plan.js';
 export type { Level } from './spec/index.js';
@@ -21,7 +22,7 @@ export type { Profile, ProfileFlags } from './config/profile.js';
 export { EXIT } from './errors.js';
 
 /** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …); docs/verdicts.md. */
-export type { RunVerdict, FailOn, ToComplete } from './engine/verdict.js';
+export type { RunVerdict, FailOn, ToComplete } from './core/report.js';
 
 export interface ConformanceOptions extends ProfileFlags {
   /** Which cases run (the `rdx run` filter flags). Default: all. */

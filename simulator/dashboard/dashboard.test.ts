@@ -384,9 +384,8 @@ describe('simulator: dashboard', function () {
     expect(busy.body.errors).to.be.an('array');
     const done = await finished(admin, run.n);
     expect(done.state, done.error).to.equal('done');
-    expect(done.conformant).to.equal(true);
-    expect(done.counts?.mustFailures).to.equal(0);
-    expect(done.counts?.total).to.be.greaterThan(100);
+    expect(done.card).to.include({ verdict: 'CONFORMANT', word: 'CONFORMANT', mustFailures: 0, unjudgedMust: 0 });
+    expect(done.card?.total).to.be.greaterThan(100);
     const report = await admin.get(`/${done.reportPath ?? ''}`);
     expect(report.status).to.equal(200);
     expect(report.headers['content-type']).to.equal('text/html; charset=utf-8');

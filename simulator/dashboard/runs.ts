@@ -7,10 +7,56 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolvedOptions } from '../options.js';
-import type { ConformanceCounts, ConformanceRunner } from '../../src/core/conformance.js';
+import type { ConformanceOutcome, ConformanceRunner } from '../../src/core/conformance.js';
+import type { RunVerdict, ToComplete } from '../../src/core/report.js';
+import { VERDICT_WORDS, verdictLine } from '../../src/core/verdict.js';
 
-/** The run's summary as the engine computes it, but for the verdict, which the dashboard derives itself. */
-export type RunCounts = ConformanceCounts;
+/**
+ * What the run card shows: the run's verdict and counts as its report.json states them (summary), read, never
+ * derived here, so the card says what the report, the console and the badge say.
+ */
+export interface RunCard {
+  verdict: RunVerdict;
+  /** The verdict in words ("NOT CONFORMANT"). */
+  word: string;
+  /** The sentence after the verdict, as the console's last lines give it. */
+  line: string;
+  total: number;
+  byVerdict: Record<string, number>;
+  mustFailures: number;
+  errors: number;
+  shouldWarnings: number;
+  knownFailures: number;
+  unjudgedMust: number;
+  toComplete: ToComplete[];
+  /** The clauses of failed MUST assertions, by the number of cases that failed them, most first (at most 6). */
+  failedClauses: { clause: string; cases: number }[];
+}
+
+/** The run card of a finished run, from its report's summary and cases. */
+export function runCard(outcome: Pick<ConformanceOutcome, 'summary' | 'cases'>): RunCard {
+  const s = outcome.summary;
+  const byClause = new Map<string, number>();
+  for (const c of outcome.cases) {
+    if (c.verdict !== 'fail' || c.baseline) continue;
+    const clauses = new Set(c.assertions.filter((a) => !a.passed && a.level === 'MUST').map((a) => a.clause));
+    for (const clause of clauses) byClause.set(clause, (byClause.get(clause) ?? 0) + 1);
+  }
+  return {
+    verdict: s.verdict,
+    word: VERDICT_WORDS[s.verdict],
+    line: verdictLine(s),
+    total: s.total,
+    byVerdict: s.byVerdict,
+    mustFailures: s.mustFailures,
+    errors: s.errors,
+    shouldWarnings: s.shouldWarnings,
+    knownFailures: s.knownFailures,
+    unjudgedMust: s.unjudgedMust,
+    toComplete: s.toComplete,
+    failedClauses: [...byClause].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([clause, cases]) => ({ clause, cases })),
+  };
+}
 
 export interface RunView {
   /** 1, 2, … in this simulator's life. */
@@ -24,10 +70,8 @@ export interface RunView {
   chaos: boolean;
   /** Clauses the active fault personas break on purpose: the ones a run should catch. */
   breaks: string[];
-  conformant?: boolean;
-  counts?: RunCounts;
-  /** The clauses of failed MUST assertions, by the number of cases that failed them, most first (at most 6). */
-  failedClauses?: { clause: string; cases: number }[];
+  /** A finished run's verdict and counts (runCard). */
+  card?: RunCard;
   /** The report's run id, and where the dashboard serves its report.html. */
   reportId?: string;
   reportPath?: string;
@@ -139,20 +183,7 @@ export class Runs {
         atsJobOfferIds: this.host.atsJobOfferFixtureIds(),
         ...(idSource ? { atsJobOfferIdSource: idSource } : {}),
       });
-      const s = report.summary;
-      const byClause = new Map<string, number>();
-      for (const c of report.cases) {
-        if (c.verdict !== 'fail' || c.baseline) continue;
-        const clauses = new Set(c.assertions.filter((a) => !a.passed && a.level === 'MUST').map((a) => a.clause));
-        for (const clause of clauses) byClause.set(clause, (byClause.get(clause) ?? 0) + 1);
-      }
-      Object.assign(run, {
-        failedClauses: [...byClause].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([clause, cases]) => ({ clause, cases })),
-        state: 'done',
-        conformant: s.conformant,
-        counts: { total: s.total, byVerdict: s.byVerdict, byLevel: s.byLevel, mustFailures: s.mustFailures, errors: s.errors },
-        reportId: report.runId,
-      });
+      Object.assign(run, { state: 'done', card: runCard(report), reportId: report.runId });
       if (!this.closed && REPORT_ID.test(report.runId)) {
         this.reports.set(report.runId, report.writeReports(this.root()));
         run.reportPath = `reports/${report.runId}/report.html`;

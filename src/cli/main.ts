@@ -24,6 +24,7 @@ export const COMMANDS: LazyCommand[] = [
   { name: 'report', command: 'report <reports..>', describe: 'Render report.html and junit.xml from report.json files, merging shards', load: () => import('./commands/report.js') },
   { name: 'diff', command: 'diff <old> <new>', describe: 'What changed between two runs (report.json or bundle.tar.gz): failures, fixes, clauses, open points, latency', load: () => import('./commands/diff.js') },
   { name: 'badge', command: 'badge <report>', describe: 'Write an SVG badge of a run\'s verdict from a report.json or a verified bundle', load: () => import('./commands/badge.js') },
+  { name: 'keygen', command: 'keygen', describe: 'Write an Ed25519 key pair for signing certification bundles', load: () => import('./commands/keygen.js') },
   { name: 'verify', command: 'verify <bundle>', describe: 'Check a certification bundle (bundle.tar.gz) against its manifest, offline', load: () => import('./commands/verify.js') },
 ];
 

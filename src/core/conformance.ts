@@ -1,6 +1,7 @@
 // "Run conformance" as the simulator's dashboard sees it: a function handed in by the composition root
 // (src/cli/compose.ts), so the dashboard never imports the engine or the reporters.
 import type { CaseResult } from './results.js';
+import type { Summary } from './report.js';
 
 /** The target to judge, as the simulator is configured now. */
 export interface ConformanceRequest {
@@ -18,18 +19,10 @@ export interface ConformanceRequest {
   atsJobOfferIdSource?: { command: string } | { file: string } | { url: string };
 }
 
-/** The counts of a run's summary the dashboard shows. */
-export interface ConformanceCounts {
-  total: number;
-  byVerdict: Record<string, number>;
-  byLevel: Record<string, Record<string, number>>;
-  mustFailures: number;
-  errors: number;
-}
-
 export interface ConformanceOutcome {
   runId: string;
-  summary: ConformanceCounts & { conformant: boolean; verdict: string; unjudgedMust: number };
+  /** The run's summary as the engine wrote it into report.json: the verdict and its facts. */
+  summary: Summary;
   cases: CaseResult[];
   /** Writes the report files as `rdx run` does, under a directory of its own in root; returns that directory. */
   writeReports(root: string): string;

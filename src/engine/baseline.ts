@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify } from 'yaml';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../core/results.js';
+import type { BaselineOutcome } from '../core/report.js';
 
 export interface BaselineEntry {
   id: string;
@@ -13,12 +14,7 @@ export interface BaselineEntry {
   expires?: string;
 }
 
-export interface BaselineOutcome {
-  /** Entries whose case passed: the known failure is fixed, remove the entry. */
-  unexpectedPasses: string[];
-  /** Entries past their expiry: their failures count again. */
-  expired: string[];
-}
+export type { BaselineOutcome } from '../core/report.js';
 
 /** The reason --update-baseline writes for a new entry; a baseline still carrying it excuses nothing. */
 export const PLACEHOLDER = 'TODO';

@@ -4,16 +4,9 @@
 import { operations } from '../spec/index.js';
 import type { CaseResult } from '../core/results.js';
 
-export interface EndpointLatency {
-  /** Answers timed. */
-  count: number;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-}
+import type { Latency } from '../core/report.js';
 
-/** Keyed by the endpoint number of the spec (1 = POST /oauth2/token … 21 = PUT /users). */
-export type Latency = Record<string, EndpointLatency>;
+export type { EndpointLatency, Latency } from '../core/report.js';
 
 /** Operation templates as regular expressions, literal paths before parameterised ones (…/batch before …/{id}). */
 function matchers(): { endpoint: number; method: string; pattern: RegExp; params: number }[] {

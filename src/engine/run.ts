@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import Mocha from 'mocha';
 import { clauses, interpretations, specHash } from '../spec/index.js';
 import { expiresInUnit, redactedProfile, type Profile } from '../config/profile.js';
-import { EXIT, UnreachableError, UsageError } from '../errors.js';
+import { UnreachableError, UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { TokenError, TokenProvider, tokenRequestBody } from '../http/auth.js';
 import { Secrets } from '../http/redact.js';
@@ -12,14 +12,16 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
-import { verdictOf, type CaseResult, type Observation, type ResidueEntry } from '../core/results.js';
+import { verdictOf, type CaseResult } from '../core/results.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
 import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
-import { decideVerdict, toCompleteList, unlockOf, type FailOn, type NotRun, type RunVerdict, type ToComplete } from './verdict.js';
+import { exitCodeOf, summarise, type FailOn } from '../core/verdict.js';
+import { REPORT_FORMAT, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
 import { escapeTerminal } from '../reporters/terminal.js';
-import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
-import { latencyOf, type Latency } from './latency.js';
+import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
+import type { BaselineOutcome } from '../core/report.js';
+import { latencyOf } from './latency.js';
 import type { JudgedTest } from './judged-test.js';
 
 /**
@@ -54,66 +56,15 @@ export interface RunOptions {
   interrupt?: AbortSignal;
 }
 
-/** Why a run stopped before its last case: the reason of every case it did not run starts "not run (<reason>)". */
-export type StopReason = 'deadline' | 'interrupted';
-
-export interface InterpretationProfile {
-  id: string;
-  question: string;
-  key: string | null;
-  declared?: unknown;
-  observed: Omit<Observation, 'interpretation'>[];
-}
-
-export interface RunReport {
-  format: 'rdx-report/1';
-  harness: { name: 'rdx-conformance'; version: string };
-  spec: { hash: string; clauses: number; interpretations: number };
-  run: {
-    id: string;
-    startedAt: string;
-    finishedAt: string;
-    durationMs: number;
-    seed: number;
-    runTag: string;
-    target: { baseUrl: string; embedded: boolean; image?: string };
-    options: Record<string, unknown>;
-    /** Present when the run was stopped early: the report holds every case, those not run as skip. */
-    stopped?: { reason: StopReason; at: string; notRun: number };
-  };
-  summary: Summary;
-  cases: CaseResult[];
-  /** How fast the target answered, per endpoint, during this run (not a load test: see src/engine/latency.ts). */
-  latency: Latency;
-  implementationProfile: InterpretationProfile[];
-  residue: ResidueEntry[];
-  baseline?: { file: string; entries: number } & BaselineOutcome;
-}
-
-export interface Summary {
-  total: number;
-  byVerdict: Record<string, number>;
-  byLevel: Record<string, Record<string, number>>;
-  mustFailures: number;
-  errors: number;
-  /** The run's verdict (src/engine/verdict.ts): CONFORMANT only when every MUST case was judged and passed. */
-  verdict: RunVerdict;
-  /** True only for CONFORMANT. */
-  conformant: boolean;
-  /** MUST cases not judged: skipped, or meant to run and left out (filters, a missing shard, --bail). */
-  unjudgedMust: number;
-  /** "To complete this certification": what lets each unjudged MUST case run. */
-  toComplete: ToComplete[];
-  /** Failed SHOULD assertions' cases (warn), baseline entries aside. */
-  shouldWarnings: number;
-  /** Failed cases excused by the baseline. */
-  knownFailures: number;
-  failOn: FailOn;
-}
+// The report contract lives in src/core/report.ts; these names stay importable from here for the engine's callers.
+export type { InterpretationProfile, RunReport, StopReason, Summary } from '../core/report.js';
+export { exitCodeOf, summarise } from '../core/verdict.js';
 
 export interface RunOutcome {
   report: RunReport;
   exitCode: number;
+  /** The profile the run used: the caller's, with what an embedded target adds (its fixtures); the caller's is left as it was. */
+  profile: Profile;
 }
 
 export function newRunId(now = new Date()): string {
@@ -145,7 +96,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const plan = planCases(all, options.filters ?? {});
   if (plan.cases.length === 0) throw new UsageError('no case matches the filters');
 
-  const profile = options.profile;
+  // The caller's profile is never changed: what the embedded target adds goes into a profile of the run's own.
+  let profile = options.profile;
   let target = profile.baseUrl;
   let closeSimulator: (() => Promise<void>) | undefined;
   let clientId = profile.clientId;
@@ -165,12 +117,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       await sim.close();
       throw error;
     });
-    profile.fixtures = {
-      ...profile.fixtures,
-      ...(expired ? { expiredToken: expired } : {}),
-      ...(!profile.fixtures.atsJobOfferIds?.length && sim.atsJobOfferFixtureIds ? { atsJobOfferIds: sim.atsJobOfferFixtureIds() } : {}),
+    profile = {
+      ...profile,
+      fixtures: {
+        ...profile.fixtures,
+        ...(expired ? { expiredToken: expired } : {}),
+        ...(!profile.fixtures.atsJobOfferIds?.length && sim.atsJobOfferFixtureIds ? { atsJobOfferIds: sim.atsJobOfferFixtureIds() } : {}),
+      },
+      allowIrreversible: true,
     };
-    profile.allowIrreversible = true;
   }
   const baseUrl = target;
   // Until the run's own try/finally below, a throw must still close the simulator this run started: a leaked
@@ -252,7 +207,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     ];
     const finishedAt = new Date();
     const report: RunReport = {
-      format: 'rdx-report/1',
+      format: REPORT_FORMAT,
       harness: { name: 'rdx-conformance', version: harnessVersion },
       spec: { hash: specHash(), clauses: clauses().length, interpretations: interpretations().length },
       run: {
@@ -275,7 +230,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       residue: runner.ledger.filter((e) => !e.deleted),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
     };
-    return { report, exitCode: exitCodeOf(report.summary) };
+    return { report, exitCode: exitCodeOf(report.summary), profile };
   } finally {
     clearTimeout(deadline);
     options.interrupt?.removeEventListener('abort', onInterrupt);
@@ -350,49 +305,6 @@ export function leftOut(all: CaseDef[], ran: CaseDef[], filters: CaseFilters): N
     }
     return { id: c.id, unlock: { unlock: 'without filters', how: 'run without --tag, --level, --endpoint, --clause, --grep or --read-only: they left these cases out' } };
   });
-}
-
-/**
- * Counts and the verdict of a set of results. `notRun` are MUST cases the run was meant to judge but never ran
- * (filters, a missing shard, --bail): they count as unjudged like skips do.
- */
-export function summarise(cases: CaseResult[], options: { failOn?: FailOn; notRun?: NotRun[] } = {}): Summary {
-  const failOn = options.failOn ?? 'must';
-  const byVerdict: Record<string, number> = {};
-  const byLevel: Record<string, Record<string, number>> = {};
-  for (const c of cases) {
-    const verdict = c.baseline ? 'known-failure' : c.verdict;
-    byVerdict[verdict] = (byVerdict[verdict] ?? 0) + 1;
-    byLevel[c.level] ??= {};
-    (byLevel[c.level] as Record<string, number>)[verdict] = ((byLevel[c.level] as Record<string, number>)[verdict] ?? 0) + 1;
-  }
-  const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
-  const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
-  const shouldWarnings = cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
-  // An excused warning matters only where warnings fail the run.
-  const knownFailures = cases.filter((c) => c.baseline && (c.verdict !== 'warn' || failOn === 'should')).length;
-  // A case counts once: by its own skip when it ran, else by the first reason given for leaving it out.
-  const seen = new Set(cases.map((c) => c.id));
-  const unjudged: NotRun[] = cases.filter((c) => c.level === 'MUST' && c.verdict === 'skip').map((c) => ({ id: c.id, unlock: unlockOf(c) }));
-  for (const n of options.notRun ?? []) {
-    if (seen.has(n.id)) continue;
-    seen.add(n.id);
-    unjudged.push(n);
-  }
-  const inputs = { mustFailures, errors, shouldWarnings, knownFailures, unjudgedMust: unjudged.length, failOn };
-  const verdict = decideVerdict(inputs);
-  return {
-    total: cases.length, byVerdict, byLevel, ...inputs, verdict, conformant: verdict === 'CONFORMANT', toComplete: toCompleteList(unjudged),
-  };
-}
-
-/** 0 CONFORMANT or KNOWN_FAILURES, 1 NOT_CONFORMANT, 4 INCOMPLETE (0 with --allow-incomplete). */
-export function exitCodeOf(summary: Pick<Summary, 'verdict'>, allowIncomplete = false): number {
-  switch (summary.verdict) {
-    case 'NOT_CONFORMANT': return EXIT.MUST_FAILED;
-    case 'INCOMPLETE': return allowIncomplete ? EXIT.OK : EXIT.INCOMPLETE;
-    default: return EXIT.OK;
-  }
 }
 
 function implementationProfile(cases: CaseResult[], profile: Profile): InterpretationProfile[] {

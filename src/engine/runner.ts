@@ -15,7 +15,7 @@ import { readPath } from '../core/paths.js';
 import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
 import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry, type Unlock } from '../core/results.js';
 import { ID_SOURCE_UNLOCK, type JobOfferIds } from './job-offer-ids.js';
-import { notRunBecause, unlockOf } from './verdict.js';
+import { notRunBecause, unlockOf } from '../core/verdict.js';
 
 export interface RunnerDeps {
   profile: Profile;

@@ -48,8 +48,16 @@ describe('run verdicts', function () {
   // A full run against the embedded simulator takes a few seconds on a busy machine.
   this.timeout(120_000);
 
-  it('judges the embedded simulator completely: no skip, CONFORMANT, exit 0 (npm start)', async () => {
-    const { report, exitCode } = await embedded();
+  it('judges the embedded simulator completely: no skip, CONFORMANT, exit 0 (npm start), and leaves the caller\'s profile as it was', async () => {
+    const profile = defaults();
+    const before = structuredClone(profile);
+    const { report, exitCode, profile: used } = await runConformance({ reporter: 'none', profile, simulator: embeddedSimulator() });
+    // The embedded target's fixtures and the irreversible tier went into a profile of the run's own.
+    expect(profile).to.deep.equal(before);
+    expect(used).to.not.equal(profile);
+    expect(used.allowIrreversible).to.equal(true);
+    expect(used.fixtures.expiredToken).to.be.a('string');
+    expect(profile.fixtures.expiredToken).to.equal(undefined);
     expect(skips(report)).to.deep.equal([]);
     expect(report.summary).to.include({ verdict: 'CONFORMANT', conformant: true, unjudgedMust: 0, failOn: 'must' });
     expect(report.summary.toComplete).to.deep.equal([]);

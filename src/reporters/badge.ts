@@ -1,8 +1,8 @@
 // An SVG badge of a run's verdict in the usual flat look (grey label, coloured message), for a README or a status
 // page: "rdx 0.1.0 · spec 3f9a1c2b | CONFORMANT". Text widths are estimated from Verdana's advance widths and pinned
 // with textLength, so the text fits whatever font the viewer has.
-import type { Report } from './merge.js';
-import { runVerdict, VERDICT_WORDS, type RunVerdict } from './verdict.js';
+import type { RunReport, RunVerdict } from '../core/report.js';
+import { VERDICT_WORDS } from '../core/verdict.js';
 
 export const BADGE_COLOURS: Record<RunVerdict, string> = {
   CONFORMANT: '#4c1',
@@ -47,8 +47,8 @@ export function flatBadge(label: string, message: string, colour: string, title 
 }
 
 /** The badge of a report: the verdict, the harness version and the spec it was judged against. No target URL. */
-export function reportBadge(report: Report): string {
-  const verdict = runVerdict(report);
+export function reportBadge(report: RunReport): string {
+  const verdict = report.summary.verdict;
   const label = `rdx ${report.harness.version} · spec ${report.spec.hash.slice(0, 8)}`;
   const title = `RDX conformance: ${VERDICT_WORDS[verdict]}. Harness rdx-conformance ${report.harness.version}, spec sha256 ${report.spec.hash}, run ${report.run.id} (${report.run.startedAt}).`;
   return flatBadge(label, VERDICT_WORDS[verdict], BADGE_COLOURS[verdict], title);

@@ -1,16 +1,17 @@
 // rdx diff: what changed between two runs (report.json files or certification bundles), so a pull request or a
 // deployment shows "what broke since the last green run" instead of two full reports. Case by case (newly failing,
-// newly passing, newly unjudged), clause by clause, open point by open point, and the target's latency.
+// newly passing, newly unjudged or gone), clause by clause, open point by open point, and the target's latency.
+// Each run's verdict is read from its report (summary.verdict), never derived here.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
-import type { EndpointLatency, Latency } from '../engine/latency.js';
 import type { CaseResult } from '../core/results.js';
+import type { EndpointLatency, FailOn, Latency, RunReport as Report, RunVerdict } from '../core/report.js';
+import { VERDICT_WORDS } from '../core/verdict.js';
 import { operations } from '../spec/index.js';
 import { verifyBundle } from './bundle.js';
-import { reportProblem, type Report } from './merge.js';
+import { reportProblem } from './merge.js';
 import { tarUnpack } from './tar.js';
-import { runVerdict, VERDICT_WORDS, type RunVerdict } from './verdict.js';
 
 /** A p95 at least this many times the old one, and this many ms more, is worth a line (one run is noisy). */
 export const SLOWER_RATIO = 2;
@@ -76,6 +77,7 @@ export interface ReportDiff {
   notes: string[];
   newlyFailing: CaseChange[];
   newlyPassing: CaseChange[];
+  /** Cases judged in the old run and skipped or absent (new: null) in the new one. */
   newlyUnjudged: CaseChange[];
   /** Any other change of verdict (a skip now judged, a failure now an error, …). */
   otherChanges: CaseChange[];
@@ -84,9 +86,19 @@ export interface ReportDiff {
   clauses: ClauseChange[];
   observations: ObservationChange[];
   latency: LatencyChange[];
-  /** Newly failing MUST (fail or error) plus newly unjudged MUST cases: what --fail-on-regression counts. */
+  /** What fails the comparison: "should" makes a newly warning SHOULD case a regression too (rdx diff --fail-on). */
+  failOn: FailOn;
+  /** The new run's verdict is worse than the old one's (CONFORMANT → KNOWN_FAILURES → INCOMPLETE → NOT_CONFORMANT). */
+  verdictWorse: boolean;
+  /**
+   * What --fail-on-regression counts: MUST cases newly failing or erring, MUST cases judged before and now unjudged
+   * or absent, SHOULD cases newly warning under --fail-on should, and one for a worse verdict.
+   */
   regressions: number;
 }
+
+/** Worse last, as src/core/verdict.ts weighs them: a failure outweighs a gap, a gap outweighs an excused failure. */
+const VERDICT_ORDER: RunVerdict[] = ['CONFORMANT', 'KNOWN_FAILURES', 'INCOMPLETE', 'NOT_CONFORMANT'];
 
 const PROBLEM = new Set(['fail', 'error', 'warn']);
 const MUST_PROBLEM = new Set(['fail', 'error']);
@@ -125,7 +137,7 @@ export function readRun(file: string): Report {
 function ref(file: string, r: Report): RunRef {
   return {
     file, runId: r.run.id, startedAt: r.run.startedAt, harness: r.harness.version, specHash: r.spec.hash,
-    target: r.run.target.baseUrl, verdict: runVerdict(r),
+    target: r.run.target.baseUrl, verdict: r.summary.verdict,
   };
 }
 
@@ -161,22 +173,40 @@ function clauseStates(report: Report): Map<string, { state: ClauseState; cases: 
   return states;
 }
 
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
+const GENERATED_KEY = /^(id|.*_id|reference|.*_reference|created_at|updated_at|.*_at)$/;
+
+/**
+ * An observed value with what the run generated put aside: the run tag each run puts into the values it makes
+ * (references, names), timestamps, and the ids and references a target echoes back. Two runs of the same target
+ * differ in those every time; that is no change of the implementation.
+ */
+export function stableValue(value: unknown, runTag: string): unknown {
+  // A generated value is the run tag and what follows it ("rdxa1b2c3-4-JO": the tag, a counter, a suffix).
+  if (typeof value === 'string') return (runTag ? value.replace(new RegExp(`${runTag.replace(/[^\w]/g, '\\$&')}[\\w-]*`, 'g'), '<generated>') : value).replace(ISO_TIME, '<time>');
+  if (Array.isArray(value)) return value.map((v) => stableValue(v, runTag));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k,
+      GENERATED_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') ? '<generated>' : stableValue(v, runTag)]));
+  }
+  return value;
+}
+
 function observed(report: Report): Map<string, Set<string>> {
   const seen = new Map<string, Set<string>>();
   for (const p of report.implementationProfile) {
     for (const o of p.observed) {
       const key = JSON.stringify([p.id, o.key ?? null]);
-      seen.set(key, (seen.get(key) ?? new Set()).add(JSON.stringify(o.value)));
+      seen.set(key, (seen.get(key) ?? new Set()).add(JSON.stringify(stableValue(o.value, report.run.runTag))));
     }
   }
   return seen;
 }
 
-function latencyOfReport(report: Report): Latency {
-  return (report as { latency?: Latency }).latency ?? {};
-}
+/** A case judged in a run: it ran and got a verdict (a known failure was judged too); a skip was not. */
+const judged = (verdict: string | null): boolean => verdict !== null && verdict !== 'skip';
 
-export function diffReports(oldFile: string, oldReport: Report, newFile: string, newReport: Report): ReportDiff {
+export function diffReports(oldFile: string, oldReport: Report, newFile: string, newReport: Report, options: { failOn?: FailOn } = {}): ReportDiff {
   const before = new Map(oldReport.cases.map((c) => [c.id, c]));
   const after = new Map(newReport.cases.map((c) => [c.id, c]));
   const notes: string[] = [];
@@ -188,10 +218,23 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
   const diff: ReportDiff = {
     format: 'rdx-diff/1', old: ref(oldFile, oldReport), new: ref(newFile, newReport), notes,
     newlyFailing: [], newlyPassing: [], newlyUnjudged: [], otherChanges: [], added: [], removed: [],
-    clauses: [], observations: [], latency: [], regressions: 0,
+    clauses: [], observations: [], latency: [],
+    failOn: options.failOn ?? newReport.summary.failOn,
+    verdictWorse: VERDICT_ORDER.indexOf(newReport.summary.verdict) > VERDICT_ORDER.indexOf(oldReport.summary.verdict),
+    regressions: 0,
   };
 
-  for (const id of before.keys()) if (!after.has(id)) diff.removed.push(id);
+  for (const [id, was] of before) {
+    if (after.has(id)) continue;
+    diff.removed.push(id);
+    // Gone from the new run: what the old run judged is no longer proven.
+    if (judged(shown(was))) {
+      diff.newlyUnjudged.push({
+        id, level: was.level, title: was.title, old: shown(was), new: null, clauses: [],
+        finding: 'not in the new run (filtered out, in a missing shard, or no longer in the suites)',
+      });
+    }
+  }
   for (const [id, c] of after) {
     const was = before.get(id);
     if (!was) diff.added.push(id);
@@ -204,11 +247,12 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
     });
     if ((MUST_PROBLEM.has(n) && !MUST_PROBLEM.has(o ?? '')) || (n === 'warn' && !PROBLEM.has(o ?? ''))) diff.newlyFailing.push(change(c));
     else if ((n === 'pass' || n === 'observed') && was && (PROBLEM.has(o ?? '') || o === 'known-failure')) diff.newlyPassing.push(change(was));
-    else if (n === 'skip') diff.newlyUnjudged.push(change(c));
+    else if (n === 'skip' && judged(o)) diff.newlyUnjudged.push(change(c));
     else if (was) diff.otherChanges.push(change(c));
   }
-  diff.regressions = diff.newlyFailing.filter((c) => MUST_PROBLEM.has(c.new ?? '')).length
-    + diff.newlyUnjudged.filter((c) => c.level === 'MUST').length;
+  diff.regressions = diff.newlyFailing.filter((c) => MUST_PROBLEM.has(c.new ?? '') || (diff.failOn === 'should' && c.new === 'warn')).length
+    + diff.newlyUnjudged.filter((c) => c.level === 'MUST').length
+    + (diff.verdictWorse ? 1 : 0);
 
   const oldClauses = clauseStates(oldReport);
   const newClauses = clauseStates(newReport);
@@ -229,8 +273,8 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
     diff.observations.push({ interpretation, ...(sub !== null ? { key: sub } : {}), old: o, new: n });
   }
 
-  const oldLatency = latencyOfReport(oldReport);
-  const newLatency = latencyOfReport(newReport);
+  const oldLatency: Latency = oldReport.latency;
+  const newLatency: Latency = newReport.latency;
   for (const op of operations()) {
     const o = oldLatency[String(op.endpoint)];
     const n = newLatency[String(op.endpoint)];
@@ -284,8 +328,22 @@ export function diffText(d: ReportDiff, line: (text: string) => string): string 
     ? `Slower endpoints (p95 at least ${SLOWER_RATIO}× and ${SLOWER_MS} ms more; one conformance run, not a load test):`
     : `Latency: no endpoint's p95 grew ${SLOWER_RATIO}× and by ${SLOWER_MS} ms or more (one conformance run, not a load test).`);
   for (const l of slower) out.push(`  ${String(l.endpoint).padStart(2)} ${l.operation.padEnd(46)} p95 ${ms(l.old?.p95Ms)} → ${ms(l.new?.p95Ms)} (×${l.p95Ratio})`);
-  out.push('', d.regressions ? `Regressions: ${d.regressions} (MUST cases newly failing or no longer judged)` : 'Regressions: none');
+  out.push('', d.regressions ? `Regressions: ${regressionWords(d)}` : 'Regressions: none');
   return `${out.join('\n')}\n`;
+}
+
+/** "3 (2 MUST cases newly failing, 1 no longer judged, the verdict got worse)": the count and what makes it. */
+export function regressionWords(d: ReportDiff): string {
+  const failing = d.newlyFailing.filter((c) => MUST_PROBLEM.has(c.new ?? '')).length;
+  const warning = d.failOn === 'should' ? d.newlyFailing.filter((c) => c.new === 'warn').length : 0;
+  const unjudged = d.newlyUnjudged.filter((c) => c.level === 'MUST').length;
+  const parts = [
+    ...(failing ? [`${failing} MUST case(s) newly failing`] : []),
+    ...(unjudged ? [`${unjudged} MUST case(s) judged before and now not judged or absent`] : []),
+    ...(warning ? [`${warning} SHOULD case(s) newly warning (--fail-on should)`] : []),
+    ...(d.verdictWorse ? [`the verdict got worse (${VERDICT_WORDS[d.old.verdict]} → ${VERDICT_WORDS[d.new.verdict]})`] : []),
+  ];
+  return `${d.regressions} (${parts.join(', ')})`;
 }
 
 /** Markdown for a pull-request comment or a job summary. Target text is put in code spans that cannot break out. */
@@ -299,9 +357,11 @@ export function diffMarkdown(d: ReportDiff): string {
   };
   const out: string[] = [];
   const headline = d.regressions ? `${d.regressions} regression${d.regressions === 1 ? '' : 's'}` : 'no regression';
+  const why = d.regressions ? [`Regressions: ${regressionWords(d)}`, ''] : [];
   out.push(`### RDX conformance diff: ${VERDICT_WORDS[d.old.verdict]} → ${VERDICT_WORDS[d.new.verdict]} (${headline})`, '');
   out.push(`Old run \`${d.old.runId}\` (harness ${cell(d.old.harness)}, spec \`${d.old.specHash.slice(0, 12)}\`) → new run \`${d.new.runId}\` (harness ${cell(d.new.harness)}, spec \`${d.new.specHash.slice(0, 12)}\`)`, '');
   for (const n of d.notes) out.push(`> **Note:** ${cell(n)}`, '');
+  out.push(...why);
   const counts = CHANGE_LISTS.map(([key, title]) => `${title.toLowerCase()}: ${d[key].length}`).join(' · ');
   out.push(counts, '');
   for (const [key, title] of CHANGE_LISTS) {

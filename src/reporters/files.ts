@@ -1,8 +1,8 @@
 // Writes a run's reports under <dir>/<run-id>/ and points <dir>/latest at it.
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunReport } from '../engine/run.js';
-import { bundleEntries, MANIFEST, packBundle, sha256Hex } from './bundle.js';
+import type { RunReport } from '../core/report.js';
+import { bundleEntries, MANIFEST, packBundle, sha256Hex, type SigningKey } from './bundle.js';
 import { htmlReport } from './html.js';
 import { junitXml } from './junit.js';
 import type { Report } from './merge.js';
@@ -19,6 +19,8 @@ export interface ReportOutputs {
   html?: boolean;
   /** bundle.tar.gz: report.json, junit.xml, report.html, profile.json and manifest.json. */
   bundle?: boolean;
+  /** Signs the bundle's manifest (manifest.sig); its fingerprint goes into report.json and the manifest. */
+  signWith?: SigningKey;
 }
 
 /** The report files by name, rendered once so the files written and the files bundled are the same bytes. */
@@ -38,8 +40,12 @@ function rendered(report: Report): Record<'report.json' | 'junit.xml' | 'report.
 }
 
 /** Writes the chosen report files into dir (created when missing). */
-export function writeReportFiles(report: Report, dir: string, outputs: ReportOutputs, now = new Date()): WrittenReports {
+export function writeReportFiles(given: Report, dir: string, outputs: ReportOutputs, now = new Date()): WrittenReports {
   mkdirSync(dir, { recursive: true });
+  const key = outputs.bundle ? outputs.signWith : undefined;
+  // The report names the key that signs the bundle written with it, and none when this bundle is not signed.
+  const { signer: _signer, ...run } = given.run;
+  const report: Report = { ...given, run: key ? { ...run, signer: key.signer } : run };
   const files = rendered(report);
   const written: WrittenReports = { dir, files: [] };
   const write = (name: keyof typeof files): void => {
@@ -52,7 +58,7 @@ export function writeReportFiles(report: Report, dir: string, outputs: ReportOut
   if (outputs.html) write('report.html');
   if (outputs.bundle) {
     const names = ['report.json', 'junit.xml', 'report.html', 'profile.json'] as const;
-    const entries = bundleEntries(report, names.map((name) => ({ name, data: files[name]() })), now);
+    const entries = bundleEntries(report, names.map((name) => ({ name, data: files[name]() })), now, key);
     const archive = packBundle(entries, now);
     const file = join(dir, 'bundle.tar.gz');
     writeFileSync(file, archive);
@@ -63,9 +69,9 @@ export function writeReportFiles(report: Report, dir: string, outputs: ReportOut
   return written;
 }
 
-export function writeReports(report: RunReport, root: string, options: { bundle?: boolean } = {}): WrittenReports {
+export function writeReports(report: RunReport, root: string, options: { bundle?: boolean; signWith?: SigningKey } = {}): WrittenReports {
   const dir = resolve(root, report.run.id);
-  const written = writeReportFiles(report, dir, { json: true, junit: true, html: true, bundle: !!options.bundle });
+  const written = writeReportFiles(report, dir, { json: true, junit: true, html: true, bundle: !!options.bundle, ...(options.signWith ? { signWith: options.signWith } : {}) });
   const latest = resolve(root, 'latest');
   try {
     rmSync(latest, { recursive: true, force: true });

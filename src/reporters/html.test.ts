@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { RunReport } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
+import { summarise } from '../core/verdict.js';
 import { htmlReport } from './html.js';
 import type { PageData } from './page-data.js';
-import { summaryOf } from './merge.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
 
 const copy = (r: RunReport): RunReport => structuredClone(r);
@@ -35,7 +35,13 @@ describe('report.html', function () {
 
   it('states the verdict, counts, harness version, spec hash, target, date, seed and run tag at the top', () => {
     const top = html.slice(0, html.indexOf('id="matrix"'));
+    // The report's own verdict and counts: a filtered run with MUST failures, and the MUST cases the filter left out.
+    expect(report.summary).to.include({ verdict: 'NOT_CONFORMANT' });
+    expect(report.summary.mustFailures).to.be.greaterThan(0);
+    expect(report.summary.unjudgedMust).to.be.greaterThan(100);
     expect(top).to.include('<div class="verdict-word">NOT CONFORMANT</div>');
+    const why = /<div class="verdict-why">([^<]*)<\/div>/.exec(top)?.[1] ?? '';
+    expect(why).to.include(`${report.summary.mustFailures} MUST failure(s)`).and.include(`${report.summary.unjudgedMust} MUST case(s) not judged`);
     expect(top).to.include(`rdx-conformance ${report.harness.version}`);
     expect(top).to.include(`<abbr title="${report.spec.hash}"><code>${report.spec.hash.slice(0, 12)}</code></abbr>`);
     expect(top).to.include(report.run.target.baseUrl).and.include(report.run.runTag).and.include(report.run.startedAt.slice(0, 10));
@@ -55,18 +61,29 @@ describe('report.html', function () {
     expect(top).to.include('<a href="#failure-job-offers.unknown-id.get">').and.include('<code class="clause">ENVELOPE.MESSAGE</code>');
   });
 
-  it('lists MUST cases not judged with what would unlock them (summary.toComplete when the engine gives it)', () => {
-    const r = copy(report);
-    const c = r.cases.find((x) => x.level === 'MUST' && x.verdict === 'pass') as CaseResult;
+  it('lists every MUST case not judged with what would unlock it, as summary.toComplete says', () => {
+    const section = (out: string): string => out.slice(out.indexOf('<section id="not-judged">'), out.indexOf('</section>', out.indexOf('<section id="not-judged">')));
+    const shown = section(html);
+    // The run was filtered (--grep): the cases it left out are unjudged, and the page counts them as report.json does.
+    const { unjudgedMust, toComplete } = report.summary;
+    expect(shown).to.include(`(${unjudgedMust} MUST cases)`).and.not.include('Every MUST case was judged.');
+    expect(toComplete.map((t) => t.unlock)).to.include('without filters');
+    for (const t of toComplete) {
+      expect(shown).to.include(`<code>${t.unlock}</code>`);
+      for (const id of t.cases) expect(shown, id).to.include(`<code>${id}</code>`);
+    }
+    expect(toComplete.reduce((n, t) => n + t.cases.length, 0)).to.equal(unjudgedMust);
+    // A case in the report links to its section; a case the filter left out has none to link to.
+    const leftOut = toComplete.flatMap((t) => t.cases).find((id) => !report.cases.some((c) => c.id === id)) as string;
+    expect(shown).to.not.include(`href="#case-${leftOut}"`);
+    const skipped = copy(report);
+    const c = skipped.cases.find((x) => x.level === 'MUST' && x.verdict === 'pass') as CaseResult;
     c.verdict = 'skip';
     c.reason = 'needs fixtures.jobOfferId';
-    // Without the engine's list (an older report), the reasons of the cases group them.
-    (r.summary as unknown as Record<string, unknown>)['toComplete'] = [];
-    const section = (out: string): string => out.slice(out.indexOf('<section id="not-judged">'), out.indexOf('</section>', out.indexOf('<section id="not-judged">')));
-    expect(section(htmlReport(r))).to.include('(1 MUST case)').and.include('needs fixtures.jobOfferId').and.include(`href="#case-${c.id}"`);
-    (r.summary as unknown as Record<string, unknown>)['toComplete'] = [{ unlock: '--allow-irreversible', how: 'lets PUT /users run', cases: [c.id] }];
-    expect(section(htmlReport(r))).to.include('<code>--allow-irreversible</code> lets PUT /users run');
-    expect(section(html)).to.include('Every MUST case was judged.');
+    c.unlock = { unlock: 'fixtures.jobOfferId', how: 'name a job offer in the profile' };
+    skipped.summary = summarise(skipped.cases, { notRun: report.summary.toComplete.flatMap((t) => t.cases.map((id) => ({ id, unlock: t }))) });
+    expect(section(htmlReport(skipped))).to.include(`(${unjudgedMust + 1} MUST cases)`).and.include('<code>fixtures.jobOfferId</code> name a job offer in the profile')
+      .and.include(`href="#case-${c.id}"`);
   });
 
   it('loads nothing: no external reference, and a policy that pins its one script and one stylesheet by hash', () => {
@@ -177,7 +194,8 @@ describe('report.html', function () {
     const r = copy(report);
     const c = caseOf(r, 'job-offers.unknown-id.get');
     c.baseline = { reason: 'ticket RDX-42: 404 body lacks message', expires: '2027-01-01' };
-    r.summary = summaryOf(r.cases);
+    // Only the cases the run judged, so the verdict is the baseline's (the full run is in the consistency test).
+    r.summary = summarise(r.cases);
     r.baseline = { file: 'rdx.baseline.yaml', entries: 2, unexpectedPasses: ['token.issued'], expired: [] };
     const out = htmlReport(r);
     // Excused failures are never a certificate.

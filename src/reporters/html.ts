@@ -4,13 +4,13 @@
 // exchanges: they are embedded once as compressed data (html-data.ts) and drawn by the page's script when a case is
 // opened, which keeps a full run's page light. The page loads nothing (a Content-Security-Policy forbids it).
 import { createHash } from 'node:crypto';
-import type { InterpretationProfile } from '../engine/run.js';
+import type { InterpretationProfile } from '../core/report.js';
 import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
-import { runVerdict, VERDICT_WORDS } from './verdict.js';
+import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
 import type { Latency } from '../engine/latency.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
@@ -87,7 +87,7 @@ export function htmlReport(report: Report): string {
     .sort((a, b) => rank(shown(b)) - rank(shown(a)));
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
-  const title = `${VERDICT_WORDS[runVerdict(report)]} · ${report.run.target.baseUrl} · rdx-conformance report`;
+  const title = `${VERDICT_WORDS[report.summary.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${sha256(STYLE)}'`,
@@ -143,18 +143,13 @@ function sha256(text: string): string {
 function header(report: Report, failing: CaseResult[]): string {
   const failures = failing.length;
   const s = report.summary;
-  // summary.verdict (the engine's), or the same answer derived for reports written before it existed.
-  const verdict = runVerdict(report);
+  // The engine's verdict and counts, in the same sentence as the console's last lines (src/core/verdict.ts).
+  const verdict = s.verdict;
   const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[verdict];
-  const unjudged = mustUnjudged(report).length;
-  const should = report.cases.filter((c) => c.verdict === 'warn' && !c.baseline).length;
+  const unjudged = s.unjudgedMust;
   const why = [
-    plural(s.mustFailures, 'MUST failure'),
-    plural(s.errors, 'error'),
-    `${plural(should, 'SHOULD warning')}${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}`,
-    ...(s.byVerdict['known-failure'] ? [plural(s.byVerdict['known-failure'], 'known failure')] : []),
-    // The full "To complete this certification" list is in report.json (summary.toComplete).
-    ...(unjudged ? [`${plural(unjudged, 'MUST case')} not judged${s.toComplete?.length ? `: ${s.toComplete.map((t) => t.unlock).join(', ')} would unlock them` : ''}`] : []),
+    verdictLine(s).slice(VERDICT_WORDS[verdict].length + 2),
+    ...(s.shouldWarnings && s.failOn !== 'should' ? [`${plural(s.shouldWarnings, 'SHOULD warning')} (not failing the run; --fail-on should would)`] : []),
     ...(report.missingShards?.length ? [`missing shard(s) ${report.missingShards.join(', ')}`] : []),
   ].join(' · ');
   const run = report.run;
@@ -190,11 +185,6 @@ ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 </header>`;
 }
 
-/** The MUST cases the run could not judge: while there is one, the run cannot be CONFORMANT. */
-function mustUnjudged(report: Report): CaseResult[] {
-  return report.cases.filter((c) => c.level === 'MUST' && c.verdict === 'skip' && !c.baseline);
-}
-
 /** How many failures the top of the page lists in one line each before pointing at the rest. */
 const TOP_LINES = 12;
 
@@ -210,21 +200,15 @@ function blockers(failing: CaseResult[]): string {
   return `<ol class="blockers" aria-label="Failures, worst first">${failing.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more failure')} below</a></li>` : ''}</ol>`;
 }
 
-/**
- * The MUST cases not judged, grouped by what would let them run: summary.toComplete when the engine says it
- * (a flag, a profile key, a fixture), else the reason each case gives.
- */
+/** The MUST cases not judged (summary.unjudgedMust), grouped by what would let them run (summary.toComplete). */
 function notJudged(report: Report): string {
-  const cases = mustUnjudged(report);
-  const given = (report.summary as { toComplete?: { unlock: string; how: string; cases: string[] }[] }).toComplete;
-  const groups = given?.length ? given : [...cases.reduce((m, c) => {
-    const reason = c.reason ?? 'no reason given';
-    return m.set(reason, [...(m.get(reason) ?? []), c.id]);
-  }, new Map<string, string[]>())].map(([reason, ids]) => ({ unlock: '', how: reason, cases: ids }));
-  const link = (id: string): string => `<a href="#${esc(anchor('case', id))}"><code>${esc(id)}</code></a>`;
-  return `<section id="not-judged"><h2>Not judged: to complete this certification <span class="count">(${esc(cases.length)} MUST ${cases.length === 1 ? 'case' : 'cases'})</span></h2>
-${cases.length ? `<p class="lead">A MUST case that did not run leaves its clauses unproven, so the run cannot be CONFORMANT until it runs. What would let each group run:</p>
-<ul class="unlock">${groups.map((g) => `<li>${g.unlock ? `<code>${esc(g.unlock)}</code> ` : ''}${esc(g.how)} <span class="muted">(${plural(g.cases.length, 'case')}:</span> ${g.cases.map(link).join(', ')}<span class="muted">)</span></li>`).join('\n')}</ul>`
+  const { unjudgedMust: count, toComplete } = report.summary;
+  const inReport = new Set(report.cases.map((c) => c.id));
+  // A case left out by filters or a missing shard has no section on this page to link to.
+  const link = (id: string): string => (inReport.has(id) ? `<a href="#${esc(anchor('case', id))}"><code>${esc(id)}</code></a>` : `<code>${esc(id)}</code>`);
+  return `<section id="not-judged"><h2>Not judged: to complete this certification <span class="count">(${esc(count)} MUST ${count === 1 ? 'case' : 'cases'})</span></h2>
+${count ? `<p class="lead">A MUST case that did not run leaves its clauses unproven, so the run cannot be CONFORMANT until it runs. What would let each group run:</p>
+<ul class="unlock">${toComplete.map((g) => `<li><code>${esc(g.unlock)}</code> ${esc(g.how)} <span class="muted">(${plural(g.cases.length, 'case')}:</span> ${g.cases.map(link).join(', ')}<span class="muted">)</span></li>`).join('\n')}</ul>`
     : '<p class="lead">Every MUST case was judged.</p>'}
 </section>`;
 }

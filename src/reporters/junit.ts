@@ -1,7 +1,7 @@
 // JUnit XML: one testsuite per suite file, one testcase per case; a failure's message names the clause.
-import type { RunReport } from '../engine/run.js';
+import type { RunReport } from '../core/report.js';
 import type { CaseResult } from '../core/results.js';
-import { VERDICT_WORDS } from '../engine/verdict.js';
+import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
 
 const escape = (s: string): string =>
   s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)
@@ -64,7 +64,9 @@ export function junitXml(report: RunReport): string {
 function verdictSuite(report: RunReport): string {
   const s = report.summary;
   const props = [
-    ['verdict', s.verdict], ['conformant', String(s.conformant)], ['unjudgedMust', String(s.unjudgedMust)], ['failOn', s.failOn],
+    ['verdict', s.verdict], ['line', verdictLine(s)], ['conformant', String(s.conformant)], ['total', String(s.total)],
+    ['mustFailures', String(s.mustFailures)], ['errors', String(s.errors)], ['shouldWarnings', String(s.shouldWarnings)],
+    ['knownFailures', String(s.knownFailures)], ['unjudgedMust', String(s.unjudgedMust)], ['failOn', s.failOn],
     ...s.toComplete.map((t, i) => [`toComplete.${i}`, `${t.unlock}: ${t.how} (${t.cases.join(', ')})`]),
   ].map(([k, v]) => `      <property name="${escape(k ?? '')}" value="${escape(v ?? '')}"/>`);
   const open = `    <testcase classname="rdx-conformance" name="${escape(`verdict: ${VERDICT_WORDS[s.verdict]}`)}" time="0.000"`;

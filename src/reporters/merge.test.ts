@@ -6,7 +6,8 @@ import { defaults } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import { runConformance, type RunReport } from '../engine/run.js';
 import { embeddedSimulator } from '../cli/compose.js';
-import { mergeReports, readReport, summaryOf, type Report } from './merge.js';
+import { summarise } from '../core/verdict.js';
+import { mergeReports, readReport, type Report } from './merge.js';
 
 const simulatorRun = async (shard?: { index: number; count: number }): Promise<RunReport> =>
   (await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: shard ? { shard } : {} })).report;
@@ -36,8 +37,17 @@ describe('merging reports', function () {
     expect(observed(merged)).to.equal(shards.reduce((n, s) => n + observed(s), 0));
   });
 
-  it('computes the summary as the engine does', () => {
-    expect(summaryOf(full.cases)).to.deep.equal(full.summary);
+  it('computes the summary as the engine does, by the one verdict function', () => {
+    expect(summarise(full.cases)).to.deep.equal(full.summary);
+    // Two shards of three: the cases of the missing one are unjudged, listed with what unlocks them.
+    const partial = mergeReports(shards.slice(0, 2).map((report, i) => ({ file: `shard-${i + 1}/report.json`, report })));
+    // A prerequisite may be pulled into two shards: a case the given shards ran is judged.
+    const given = new Set(shards.slice(0, 2).flatMap((r) => r.cases.map((c) => c.id)));
+    const third = (shards[2] as RunReport).cases.filter((c) => c.level === 'MUST' && !given.has(c.id)).map((c) => c.id).sort();
+    expect(third.length).to.be.greaterThan(10);
+    expect(partial.summary).to.include({ verdict: 'INCOMPLETE', unjudgedMust: third.length });
+    expect(partial.summary.toComplete.flatMap((t) => t.cases).sort()).to.deep.equal(third);
+    expect(partial.missingShards).to.deep.equal(['3/3']);
   });
 
   it('keeps one copy of a case run twice, the worse one, and recounts', () => {
@@ -66,6 +76,8 @@ describe('merging reports', function () {
     expect(() => mergeReports([{ file: 'a.json', report: remote(a, 'https://one.example') }, { file: 'b.json', report: remote(b, 'https://two.example') }]))
       .to.throw(UsageError, /b\.json judged https:\/\/two\.example/);
     expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: a }])).to.throw(UsageError, /b\.json and a\.json are the same run/);
+    const strict = { ...b, summary: { ...b.summary, failOn: 'should' as const } };
+    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: strict }])).to.throw(UsageError, /b\.json was run with --fail-on should, a\.json with --fail-on must/);
   });
 });
 
@@ -81,12 +93,17 @@ describe('readReport', () => {
     expect(() => readReport(write('{oops'))).to.throw(UsageError, /report\.json: not JSON/);
     expect(() => readReport(write('{"format":"rdx-report/2"}'))).to.throw(UsageError, /report\.json: format: expected "rdx-report\/1", got "rdx-report\/2"/);
     const base = {
-      format: 'rdx-report/1', harness: { name: 'rdx-conformance', version: '0.1.0' }, spec: { hash: 'a' }, summary: {},
+      format: 'rdx-report/1', harness: { name: 'rdx-conformance', version: '0.1.0' }, spec: { hash: 'a' }, summary: summarise([]),
       run: { id: 'r', startedAt: 's', finishedAt: 'f', runTag: 't', seed: 1, target: { baseUrl: 'http://127.0.0.1:1' } },
       implementationProfile: [], residue: [],
     };
     expect(() => readReport(write(JSON.stringify({ ...base, cases: [{ id: 'x', verdict: 'great' }] }))))
       .to.throw(UsageError, /cases\[0\]\.verdict: expected one of pass, fail, warn, observed, skip, error, got "great"/);
     expect(readReport(write(JSON.stringify({ ...base, cases: [] }))).cases).to.deep.equal([]);
+    // No reader derives a verdict a report lacks: a summary without one is refused, not filled in.
+    const { verdict: _, ...noVerdict } = summarise([]);
+    expect(() => readReport(write(JSON.stringify({ ...base, summary: noVerdict, cases: [] })))).to.throw(UsageError, /report\.json: summary\.verdict: expected one of CONFORMANT, INCOMPLETE, KNOWN_FAILURES, NOT_CONFORMANT, got undefined/);
+    const { toComplete: __, ...noList } = summarise([]);
+    expect(() => readReport(write(JSON.stringify({ ...base, summary: noList, cases: [] })))).to.throw(UsageError, /summary\.toComplete: expected a list/);
   });
 });

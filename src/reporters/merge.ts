@@ -1,26 +1,17 @@
 // Reading report.json files back, and merging the reports of shards (rdx run --shard i/n) into one report.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
 import type { CaseResult, Verdict } from '../core/results.js';
+import { REPORT_FORMAT, type InterpretationProfile, type MergedFrom, type NotRun, type RunReport } from '../core/report.js';
+import { summarise } from '../core/verdict.js';
 import { latencyOf } from '../engine/latency.js';
 import { planCases, type CaseFilters } from '../engine/plan.js';
 import { loadSuites } from '../engine/suite.js';
-import type { FailOn, NotRun } from '../engine/verdict.js';
 
-/** A report made of several: which runs it came from (the run fields of the merged report are the first's). */
-export interface MergedFrom {
-  file: string;
-  runId: string;
-  runTag: string;
-  seed: number;
-  startedAt: string;
-  cases: number;
-  shard?: string;
-}
+export type { MergedFrom } from '../core/report.js';
 
-/** missingShards: the shards of the run that were not given to the merge ("3/3"); their MUST cases are unjudged. */
-export type Report = RunReport & { mergedFrom?: MergedFrom[]; missingShards?: string[] };
+/** A report as the readers take it: one run's, or several merged (mergedFrom, missingShards). */
+export type Report = RunReport;
 
 const VERDICTS: Verdict[] = ['pass', 'fail', 'warn', 'observed', 'skip', 'error'];
 
@@ -46,11 +37,18 @@ export function readReport(file: string): Report {
   return doc as Report;
 }
 
-/** The first thing that makes this value not an rdx-report/1, as "field: what is wrong", or undefined. */
+const RUN_VERDICTS = ['CONFORMANT', 'INCOMPLETE', 'KNOWN_FAILURES', 'NOT_CONFORMANT'];
+
+/**
+ * The first thing that makes this value not a report of this harness's format, as "field: what is wrong", or
+ * undefined. A reader takes the verdict and its facts as written, so they must all be there: no reader fills a gap.
+ */
 export function reportProblem(doc: unknown): string | undefined {
   const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!obj(doc)) return 'not a report (expected a JSON object)';
-  if (doc['format'] !== 'rdx-report/1') return `format: expected "rdx-report/1", got ${JSON.stringify(doc['format'])}`;
+  if (doc['format'] !== REPORT_FORMAT) {
+    return `format: expected "${REPORT_FORMAT}", got ${JSON.stringify(doc['format'])}: this harness reads only reports of its own format (run the suite again with it)`;
+  }
   const harness = doc['harness'];
   if (!obj(harness) || typeof harness['version'] !== 'string') return 'harness.version: missing';
   const spec = doc['spec'];
@@ -60,7 +58,19 @@ export function reportProblem(doc: unknown): string | undefined {
   for (const field of ['id', 'startedAt', 'finishedAt', 'runTag']) if (typeof run[field] !== 'string') return `run.${field}: missing`;
   if (typeof run['seed'] !== 'number') return 'run.seed: missing';
   if (!obj(run['target']) || typeof run['target']['baseUrl'] !== 'string') return 'run.target.baseUrl: missing';
-  if (!obj(doc['summary'])) return 'summary: missing';
+  const summary = doc['summary'];
+  if (!obj(summary)) return 'summary: missing';
+  if (!RUN_VERDICTS.includes(summary['verdict'] as string)) return `summary.verdict: expected one of ${RUN_VERDICTS.join(', ')}, got ${JSON.stringify(summary['verdict'])}`;
+  for (const field of ['total', 'mustFailures', 'errors', 'unjudgedMust', 'shouldWarnings', 'knownFailures']) {
+    if (typeof summary[field] !== 'number') return `summary.${field}: expected a number`;
+  }
+  if (typeof summary['conformant'] !== 'boolean') return 'summary.conformant: expected true or false';
+  if (summary['failOn'] !== 'must' && summary['failOn'] !== 'should') return `summary.failOn: expected "must" or "should", got ${JSON.stringify(summary['failOn'])}`;
+  if (!obj(summary['byVerdict']) || !obj(summary['byLevel'])) return 'summary.byVerdict, summary.byLevel: expected objects';
+  if (!Array.isArray(summary['toComplete'])) return 'summary.toComplete: expected a list';
+  for (const [i, t] of (summary['toComplete'] as unknown[]).entries()) {
+    if (!obj(t) || typeof t['unlock'] !== 'string' || typeof t['how'] !== 'string' || !Array.isArray(t['cases'])) return `summary.toComplete[${i}]: expected { unlock, how, cases }`;
+  }
   for (const list of ['cases', 'implementationProfile', 'residue']) if (!Array.isArray(doc[list])) return `${list}: expected a list`;
   const cases = doc['cases'] as unknown[];
   for (const [i, c] of cases.entries()) {
@@ -75,9 +85,6 @@ export function reportProblem(doc: unknown): string | undefined {
   return undefined;
 }
 
-/** The summary of a set of cases: the engine's own, so a merged report counts exactly as a single run does. */
-export const summaryOf = summarise;
-
 const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 
 /**
@@ -89,8 +96,7 @@ const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' 
 export function mergeReports(reports: { file: string; report: Report }[]): Report {
   const [first, ...rest] = reports;
   if (!first) throw new UsageError('no report to merge');
-  // A report written before the run verdict existed gets one, from its own cases.
-  if (rest.length === 0) return first.report.summary.verdict ? first.report : { ...first.report, summary: summaryOf(first.report.cases, { failOn: failOnOf(first.report) }) };
+  if (rest.length === 0) return first.report;
   const base = first.report;
   const runs = new Map<string, string>();
   for (const { file, report } of reports) {
@@ -104,6 +110,9 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     }
     if (report.harness.version !== base.harness.version) {
       throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`);
+    }
+    if (report.summary.failOn !== base.summary.failOn) {
+      throw new UsageError(`cannot merge: ${file} was run with --fail-on ${report.summary.failOn}, ${first.file} with --fail-on ${base.summary.failOn}; one verdict needs one rule for what fails it`);
     }
     const embedded = report.run.target.embedded && base.run.target.embedded;
     if (!embedded && report.run.target.baseUrl !== base.run.target.baseUrl) {
@@ -136,10 +145,10 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   }]);
   const missingShards = missing(from);
   // What each run knew it left out (other shards, filters) stays unjudged unless another run judged it; the
-  // cases of a missing shard are found by planning it, so an older report's shards count too.
+  // cases of a missing shard are found by planning it.
   const notRun: NotRun[] = [
     ...(missingShards.length ? casesOfShards(missingShards, filters) : []),
-    ...reports.flatMap(({ report }) => (report.summary.toComplete ?? [])
+    ...reports.flatMap(({ report }) => report.summary.toComplete
       .flatMap((t) => t.cases.map((id) => ({ id, unlock: { unlock: t.unlock, how: t.how } })))),
   ];
 
@@ -152,7 +161,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
       durationMs: Date.parse(finished) - Date.parse(started),
       options: { ...base.run.options, filters },
     },
-    summary: summaryOf(merged, { failOn: failOnOf(base), notRun }),
+    // The verdict of the merged cases, by the one function that decides a run's verdict.
+    summary: summarise(merged, { failOn: base.summary.failOn, notRun }),
     cases: merged,
     // Timed again over the merged cases: percentiles of shards cannot be combined from their summaries.
     latency: latencyOf(merged, base.run.target.baseUrl, (base.run.options['profile'] as { tokenUrl?: string } | undefined)?.tokenUrl),
@@ -172,8 +182,6 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     ...(missingShards.length ? { missingShards } : {}),
   };
 }
-
-const failOnOf = (report: RunReport): FailOn => (report.summary.failOn ?? report.run.options['failOn']) === 'should' ? 'should' : 'must';
 
 /** The shards "i/n" of a sharded run that none of the merged reports is. */
 function missing(from: MergedFrom[]): string[] {

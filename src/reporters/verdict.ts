@@ -1,27 +1,10 @@
-// The verdict of a whole run, in the words a certificate uses. One function, so every reader (diff, badge, page,
-// console) agrees: it takes summary.verdict (the shared contract, set by the engine, src/engine/verdict.ts) and, for
-// reports written before the engine set it, derives the same answer from the counts.
-import type { Summary } from '../engine/run.js';
-import { VERDICT_WORDS, verdictLine, type RunVerdict } from '../engine/verdict.js';
-import type { Report } from './merge.js';
+// The run's verdict in the console's words: summary.verdict and its facts as the engine wrote them (src/core/verdict.ts
+// decides them, once); nothing here derives a verdict or a count of its own.
+import type { Summary } from '../core/report.js';
+import { verdictLine } from '../core/verdict.js';
 import { escapeTerminal } from './terminal.js';
 
-export { VERDICT_WORDS, type RunVerdict };
-
-const KNOWN = new Set<string>(Object.keys(VERDICT_WORDS));
-
-export function runVerdict(report: Report): RunVerdict {
-  const given = (report.summary as { verdict?: unknown }).verdict;
-  if (typeof given === 'string' && KNOWN.has(given)) return given as RunVerdict;
-  const s = report.summary;
-  if (s.mustFailures > 0 || s.errors > 0) return 'NOT_CONFORMANT';
-  // A MUST case that was not judged leaves the question open: not conformant yet, not failed either.
-  if (report.cases.some((c) => c.level === 'MUST' && c.verdict === 'skip' && !c.baseline)) return 'INCOMPLETE';
-  if (report.cases.some((c) => c.baseline)) return 'KNOWN_FAILURES';
-  return 'CONFORMANT';
-}
-
-export const verdictWords = (report: Report): string => VERDICT_WORDS[runVerdict(report)];
+export { VERDICT_WORDS, type RunVerdict } from '../core/verdict.js';
 
 /** Case ids shown per line of the console list; report.json has them all. */
 const SHOWN = 3;

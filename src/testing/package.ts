@@ -118,16 +118,16 @@ export function runProgram(command: string, args: string[], options: { cwd?: str
 /** The parts of report.json these tests read. */
 export interface ReportJson {
   run: { target: { baseUrl: string; embedded: boolean } };
-  summary: { total: number; conformant: boolean; verdict?: string; byLevel: Record<string, Record<string, number>> };
+  summary: { total: number; conformant: boolean; verdict: string; byLevel: Record<string, Record<string, number>> };
 }
 
 export function latestReport(reportDir: string): ReportJson {
   return JSON.parse(readFileSync(join(reportDir, 'latest', 'report.json'), 'utf8')) as ReportJson;
 }
 
-/** The run's verdict as report.json states it (the summary's verdict; before verdicts existed, `conformant`). */
+/** The run's verdict as report.json states it. */
 export function verdictOf(report: ReportJson): string {
-  return report.summary.verdict ?? (report.summary.conformant ? 'CONFORMANT' : 'NOT_CONFORMANT');
+  return report.summary.verdict;
 }
 
 /** The simulator's demo credentials (`rdx simulate` without RDX_SIM_CLIENT_*). */

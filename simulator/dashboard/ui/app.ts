@@ -8,10 +8,15 @@ declare const RDX_COLUMNS: Record<string, Column[]>;
 // The attributes' listing starts with the job offer they belong to, which the API carries in the path, not the body.
 
 interface Chaos { active: boolean; text: string; latency: string[]; errorRate: number; dropRate: number; seed: number }
-interface Counts { total: number; byVerdict: Record<string, number>; byLevel: Record<string, Record<string, number>>; mustFailures: number; errors: number }
+/** A finished run's verdict and counts as its report states them (simulator/dashboard/runs.ts RunCard): shown, never derived. */
+interface Card {
+  verdict: 'CONFORMANT' | 'INCOMPLETE' | 'KNOWN_FAILURES' | 'NOT_CONFORMANT'; word: string; line: string; total: number;
+  byVerdict: Record<string, number>; mustFailures: number; errors: number; shouldWarnings: number; knownFailures: number;
+  unjudgedMust: number; toComplete: { unlock: string; how: string; cases: string[] }[]; failedClauses: { clause: string; cases: number }[];
+}
 interface Run {
-  n: number; state: 'running' | 'done' | 'failed'; personas: string[]; chaos: boolean; breaks: string[]; conformant?: boolean;
-  counts?: Counts; failedClauses?: { clause: string; cases: number }[]; reportPath?: string; error?: string; durationMs?: number;
+  n: number; state: 'running' | 'done' | 'failed'; personas: string[]; chaos: boolean; breaks: string[];
+  card?: Card; reportPath?: string; error?: string; durationMs?: number;
 }
 interface ActivePersona { name: string; kind: 'fault' | 'variant' }
 interface State {
@@ -269,29 +274,34 @@ function renderRun(run: Run | undefined): void {
     box.appendChild(h('div', { class: 'why', text: run.error || 'The run failed.' }));
     return;
   }
-  const c = run.counts;
+  const c = run.card;
   if (!c) return;
   const v = c.byVerdict;
-  const should = (c.byLevel.SHOULD && (c.byLevel.SHOULD.warn || 0)) || 0;
-  box.className = run.conformant ? 'verdict pass' : 'verdict fail';
-  box.setAttribute('data-verdict', run.conformant ? 'conformant' : 'not-conformant');
-  box.appendChild(h('div', { class: 'word', id: 'verdict-word', text: run.conformant ? 'CONFORMANT' : 'NOT CONFORMANT' }));
-  const why = run.conformant
-    ? 'Every MUST case passed, ' + under + '.'
-    : plural(c.mustFailures, 'MUST failure') + (c.errors ? ', ' + plural(c.errors, 'case') + ' without an answer' : '') + ', ' + under + '.';
-  box.appendChild(h('div', { class: 'why', text: why }));
+  const look = { CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' }[c.verdict] || 'fail';
+  box.className = 'verdict ' + look;
+  box.setAttribute('data-verdict', c.verdict.toLowerCase().replace(/_/g, '-'));
+  box.appendChild(h('div', { class: 'word', id: 'verdict-word', text: c.word }));
+  box.appendChild(h('div', { class: 'why', id: 'verdict-line', text: c.line.slice(c.word.length + 2) + ', ' + under + '.' }));
   const stats = h('div', { class: 'stats' });
   function stat(n: number, label: string, cls: string): void { stats.appendChild(h('div', { class: 'stat ' + (n ? cls : '') }, [h('b', { text: fmt(n) }), h('span', { text: label })])); }
   stat(v.pass || 0, 'passed', '');
   stat(c.mustFailures, 'MUST failed', 'bad');
-  stat(should, 'warnings', 'warn');
+  stat(c.shouldWarnings, 'warnings', 'warn');
+  stat(c.unjudgedMust, 'MUST not judged', 'warn');
   stat(v.observed || 0, 'observed', '');
   stat(v.skip || 0, 'skipped', '');
   stat(c.errors, 'no answer', 'bad');
   box.appendChild(stats);
-  if (run.failedClauses && run.failedClauses.length) {
+  if (c.toComplete.length) {
+    const list = h('div', { class: 'clauses' }, [h('div', { class: 'lbl', text: 'To complete this certification' })]);
+    c.toComplete.forEach(function (t) {
+      list.appendChild(h('div', { class: 'clause' }, [h('code', { text: t.unlock }), h('span', { title: t.how + ': ' + t.cases.join(', '), text: plural(t.cases.length, 'case') })]));
+    });
+    box.appendChild(list);
+  }
+  if (c.failedClauses.length) {
     const list = h('div', { class: 'clauses' }, [h('div', { class: 'lbl', text: 'Failed MUST clauses' })]);
-    run.failedClauses.forEach(function (f) {
+    c.failedClauses.forEach(function (f) {
       const caught = run.breaks.indexOf(f.clause) >= 0;
       list.appendChild(h('div', { class: 'clause', 'data-clause': f.clause }, [
         h('code', { text: f.clause }),

@@ -1,6 +1,7 @@
 // rdx diff: what changed between two runs (report.json or bundle.tar.gz), for a person (console), a pull request
 // or job summary (Markdown) and a program (JSON). With --fail-on-regression it is a CI gate: exit 1 when a MUST case
-// fails, errs or is no longer judged that the old run did not.
+// fails or errs that did not, a MUST case judged in the old run is unjudged or absent in the new one, the verdict got
+// worse, or (--fail-on should) a SHOULD case newly warns.
 import type { Argv } from 'yargs';
 import { writeFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
@@ -17,7 +18,8 @@ export function builder(y: Argv): Argv {
     .option('format', { type: 'string', choices: FORMATS, default: 'console', describe: 'What to print on stdout: console text, Markdown (pull-request comment, job summary) or JSON' })
     .option('markdown', { type: 'string', describe: 'Also write the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")' })
     .option('json', { type: 'string', describe: 'Also write the JSON to this file' })
-    .option('fail-on-regression', { type: 'boolean', describe: 'Exit 1 when a MUST case newly fails, errs or is no longer judged (a CI gate against the last green run)' })
+    .option('fail-on-regression', { type: 'boolean', describe: 'Exit 1 on a regression: a MUST case newly failing or erring, a MUST case judged before and now unjudged or absent, a worse verdict (a CI gate against the last green run)' })
+    .option('fail-on', { choices: ['must', 'should'], describe: 'With "should", a SHOULD case that newly warns is a regression too (default: the new run\'s own --fail-on)' })
     .example('rdx diff main/report.json reports/latest/report.json', 'What changed since the run of main')
     .example('rdx diff last-green.tar.gz reports/latest/bundle.tar.gz --markdown "$GITHUB_STEP_SUMMARY" --fail-on-regression', 'Gate a pull request, with the changes on the job page');
 }
@@ -26,7 +28,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const oldFile = typeof argv['old'] === 'string' ? argv['old'] : '';
   const newFile = typeof argv['new'] === 'string' ? argv['new'] : '';
   if (!oldFile || !newFile) throw new UsageError('rdx diff: name two runs, the old one first (report.json or bundle.tar.gz)');
-  const diff = diffReports(oldFile, readRun(oldFile), newFile, readRun(newFile));
+  const failOn = argv['failOn'] === 'should' ? 'should' : argv['failOn'] === 'must' ? 'must' : undefined;
+  const diff = diffReports(oldFile, readRun(oldFile), newFile, readRun(newFile), failOn ? { failOn } : {});
   const json = `${JSON.stringify(diff, null, 2)}\n`;
   const write = (file: string, text: string): void => {
     try {

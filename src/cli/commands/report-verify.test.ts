@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,9 @@ import { tarPack, tarUnpack } from '../../reporters/tar.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
-function rdx(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd: packageRoot, encoding: 'utf8', timeout: 60_000 });
+function rdx(args: string[], env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: packageRoot, encoding: 'utf8', timeout: 60_000, env: { ...clean, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -30,6 +32,8 @@ describe('rdx report and rdx verify', function () {
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout).to.match(/^INCOMPLETE: \d+ MUST case\(s\) not judged/m);
     }
+    const single = rdx(['run', '-R', 'none', '--grep', '^token\\.issued ', '--report-dir', join(dir, 'single'), '--bundle', '--allow-incomplete']);
+    expect(single.code, single.stderr).to.equal(0);
   });
 
   it('merges shards into one report with HTML, JUnit and a bundle that verifies', () => {
@@ -58,10 +62,12 @@ describe('rdx report and rdx verify', function () {
   });
 
   it('exits 1 naming the file that was changed, 2 on a malformed bundle', () => {
-    const run = rdx(['run', '-R', 'none', '--grep', '^token\\.issued ', '--report-dir', join(dir, 'single'), '--bundle', '--allow-incomplete']);
-    expect(run.code, run.stderr).to.equal(0);
     const bundle = join(dir, 'single', 'latest', 'bundle.tar.gz');
-    expect(rdx(['verify', bundle]).code).to.equal(0);
+    // Neither a pinned hash nor a key: the bundle agrees with itself, which is no certificate; exit 5.
+    const loose = rdx(['verify', bundle]);
+    expect(loose.code, loose.stderr).to.equal(5);
+    expect(loose.stdout).to.include('integrity only: the bundle agrees with itself; pin its manifest hash or check its signature to know it is the one that was published');
+    expect(loose.stdout).to.not.match(/^verified/m);
 
     const files = tarUnpack(gunzipSync(readFileSync(bundle)));
     const junit = files.find((f) => f.name === 'junit.xml');
@@ -85,6 +91,79 @@ describe('rdx report and rdx verify', function () {
     expect(malformed.stderr).to.match(/garbage\.tar\.gz: malformed bundle: not a gzip file/);
     noStack(malformed.stderr);
     expect(rdx(['verify', join(dir, 'nowhere.tar.gz')]).code).to.equal(2);
+  });
+
+  it('signs a bundle with rdx keygen\'s key; a reader checks it with the public key, and an edited, re-hashed bundle fails', () => {
+    const keys = join(dir, 'keys');
+    const made = rdx(['keygen', '--out', join(dir, 'vendor.pem')]);
+    expect(made.code, made.stderr).to.equal(0);
+    const fingerprint = /^Fingerprint: (SHA256:[0-9a-f]{64})$/m.exec(made.stdout)?.[1] as string;
+    expect(fingerprint).to.be.a('string');
+    const privateKey = readFileSync(join(dir, 'vendor.pem'), 'utf8');
+    expect(privateKey).to.match(/^-----BEGIN PRIVATE KEY-----/);
+    expect(made.stdout).to.not.include(privateKey.split('\n')[1] as string);
+    expect(rdx(['keygen', '--out', join(dir, 'vendor.pem')]).code, 'an existing key is not overwritten').to.equal(2);
+
+    // Signed through the environment (a CI secret holds the PEM text), as through --sign-key.
+    const run = rdx(['run', '-R', 'none', '--grep', '^token\\.issued ', '--report-dir', keys, '--bundle', '--allow-incomplete'], { RDX_SIGN_KEY: privateKey });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include(`Bundle signed by ${fingerprint}`);
+    const bundle = join(keys, 'latest', 'bundle.tar.gz');
+    const files = tarUnpack(gunzipSync(readFileSync(bundle)));
+    expect(files.map((f) => f.name)).to.include.members(['manifest.json', 'manifest.sig']);
+    const manifest = JSON.parse(files.find((f) => f.name === 'manifest.json')?.data.toString() ?? '{}') as { signer?: { fingerprint: string } };
+    expect(manifest.signer?.fingerprint).to.equal(fingerprint);
+    const report = JSON.parse(readFileSync(join(keys, 'latest', 'report.json'), 'utf8')) as { run: { signer?: { fingerprint: string } } };
+    expect(report.run.signer).to.deep.equal({ algorithm: 'Ed25519', fingerprint });
+    // The private key is in no output and no file of the run.
+    const secretLine = privateKey.split('\n')[1] as string;
+    for (const f of files) expect(f.data.toString('utf8'), f.name).to.not.include(secretLine);
+    expect(run.stdout + run.stderr).to.not.include(secretLine);
+
+    const pub = join(dir, 'vendor.pem.pub');
+    const ok = rdx(['verify', bundle, '--public-key', pub]);
+    expect(ok.code, ok.stderr).to.equal(0);
+    expect(ok.stdout).to.match(new RegExp(`^verified: 4 file\\(s\\) match manifest\\.json \\(sha256 [0-9a-f]{64}\\); signature by ${fingerprint} holds`, 'm'));
+    expect(rdx(['badge', bundle, '--public-key', pub, '--stdout']).code).to.equal(0);
+
+    // The attack: a verdict edited in report.json, the manifest re-hashed to match. Self-consistent again, so
+    // without a key it is integrity only (exit 5), and with the publisher's key the signature fails (exit 1).
+    const forged = files.map((f) => ({ ...f }));
+    const json = forged.find((f) => f.name === 'report.json') as { name: string; data: Buffer };
+    json.data = Buffer.from(json.data.toString().replace('"verdict": "INCOMPLETE"', '"verdict": "CONFORMANT"').replace('"conformant": false', '"conformant": true'));
+    const m = forged.find((f) => f.name === 'manifest.json') as { name: string; data: Buffer };
+    const doc = JSON.parse(m.data.toString()) as { run: { verdict: string; conformant: boolean }; files: { name: string; bytes: number; sha256: string }[] };
+    doc.run.verdict = 'CONFORMANT';
+    doc.run.conformant = true;
+    doc.run = { ...doc.run };
+    for (const entry of doc.files) {
+      const data = forged.find((f) => f.name === entry.name)?.data as Buffer;
+      entry.sha256 = createHash('sha256').update(data).digest('hex');
+      entry.bytes = data.length;
+    }
+    m.data = Buffer.from(`${JSON.stringify(doc, null, 2)}\n`);
+    const forgedFile = join(dir, 'forged.tar.gz');
+    writeFileSync(forgedFile, gzipSync(tarPack(forged, new Date())));
+    const integrity = rdx(['verify', forgedFile]);
+    expect(integrity.code).to.equal(5);
+    expect(integrity.stdout).to.include('integrity only:');
+    const caught = rdx(['verify', forgedFile, '--public-key', pub]);
+    expect(caught.code).to.equal(1);
+    expect(caught.stderr).to.match(/^MISMATCH manifest\.sig: the signature does not match manifest\.json/m);
+    expect(rdx(['badge', forgedFile, '--public-key', pub, '--stdout']).stdout).to.equal('');
+
+    // Another key, a private key given as the public one, and an unsigned bundle checked with a key.
+    expect(rdx(['keygen', '--out', join(dir, 'other.pem')]).code).to.equal(0);
+    const other = rdx(['verify', bundle, '--public-key', join(dir, 'other.pem.pub')]);
+    expect(other.code).to.equal(1);
+    expect(other.stderr).to.match(/MISMATCH manifest\.json: signed by SHA256:[0-9a-f]{64}, not by the public key given/);
+    const wrongKind = rdx(['verify', bundle, '--public-key', join(dir, 'vendor.pem')]);
+    expect(wrongKind.code).to.equal(2);
+    expect(wrongKind.stderr).to.match(/a private key; give the public key/).and.not.include(secretLine);
+    const unsigned = join(dir, 'single', 'latest', 'bundle.tar.gz');
+    const notSigned = rdx(['verify', unsigned, '--public-key', pub]);
+    expect(notSigned.code).to.equal(1);
+    expect(notSigned.stderr).to.match(/MISMATCH manifest\.sig: missing; the bundle is not signed/);
   });
 
   it('refuses to merge reports of different spec hashes, with a clear message and exit 2', () => {

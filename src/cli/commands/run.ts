@@ -1,7 +1,8 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
 import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../config/profile.js';
-import { exitCodeOf, runConformance } from '../../engine/run.js';
+import { runConformance } from '../../engine/run.js';
+import { exitCodeOf } from '../../core/verdict.js';
 import { verdictSummary } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
@@ -12,6 +13,7 @@ import { operations } from '../../spec/index.js';
 import { filterOptions, filtersFrom } from './filters.js';
 import { containerOptions, containerTargetFrom } from '../../container/options.js';
 import { ConsoleReporter } from '../../reporters/console.js';
+import { signKeyFrom } from './signing.js';
 
 /** Reporters whose stdout is a document (JSON, XML, TAP): the summary lines go to stderr so it stays parseable. */
 const DOCUMENT_REPORTERS = new Set(['json', 'json-stream', 'xunit', 'tap', 'markdown', 'doc', 'html']);
@@ -42,12 +44,16 @@ export function builder(y: Argv): Argv {
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
     .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz beside the reports: a certification bundle rdx verify can check offline' })
+    .option('sign-key', { type: 'string', describe: 'Sign the bundle\'s manifest with this Ed25519 private key (PEM, from rdx keygen); env RDX_SIGN_KEY (the PEM text or a file). Readers check it with rdx verify --public-key' })
     .example('rdx run', 'Run everything against the bundled simulator')
     .example('RDX_CLIENT_SECRET=… rdx run --base-url https://staging.example/api --client-id acme --level MUST', 'Gate a staging deployment on MUST cases');
 }
 
 export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (argv['bundle'] && argv['reports'] === false) throw new UsageError('--bundle needs the reports: drop --no-reports');
+  if (argv['signKey'] !== undefined && !argv['bundle']) throw new UsageError('--sign-key signs the certification bundle: add --bundle');
+  // Read before the run, so a bad key fails in a second, not after the suite; RDX_SIGN_KEY applies to bundles only.
+  const signWith = argv['bundle'] ? signKeyFrom(argv) : undefined;
   const flags: ProfileFlags = {
     ...(argv['config'] !== undefined ? { config: String(argv['config']) } : {}),
     ...(argv['baseUrl'] !== undefined ? { baseUrl: String(argv['baseUrl']) } : {}),
@@ -121,9 +127,10 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   }
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
-    const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
+    const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true, ...(signWith ? { signWith } : {}) });
     say(`Reports: ${written.files.join(', ')}`);
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
+    if (written.bundle && signWith) say(`Bundle signed by ${signWith.signer.fingerprint} (readers check it with rdx verify --public-key and your published public key)`);
   }
   // Interrupted: the reports are written, and the exit code says how the run ended (128 + the signal's number).
   return signalled ? SIGNAL_EXIT[signalled] ?? 130 : exitCodeOf(report.summary, argv['allowIncomplete'] === true);
