@@ -19,7 +19,8 @@ import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
 import { decideVerdict, toCompleteList, unlockOf, type FailOn, type NotRun, type RunVerdict, type ToComplete } from './verdict.js';
 import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry, type BaselineOutcome } from './baseline.js';
-import { latencyOf, type Latency } from './latency.js';
+import { endpointOf, latencyOf, type Latency } from './latency.js';
+import type { TransportStats } from '../http/throttle.js';
 import type { JudgedTest } from './judged-test.js';
 
 /**
@@ -88,6 +89,11 @@ export interface RunReport {
   implementationProfile: InterpretationProfile[];
   residue: ResidueEntry[];
   baseline?: { file: string; entries: number } & BaselineOutcome;
+  /**
+   * What the run met from a rate-limiting target: throttled answers (429, 503 with Retry-After) per endpoint number,
+   * the time waited after them and the time held to the client-side pace. Absent in reports from before it existed.
+   */
+  transport?: TransportStats;
 }
 
 export interface Summary {
@@ -188,6 +194,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  // The form-encoded token request carries the secret encoded: masked in that form too.
+  secrets.add(new URLSearchParams({ s: clientSecret }).toString().slice(2));
+  secrets.add(encodeURIComponent(clientSecret));
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   let http: HttpClient;
   try {
@@ -197,6 +206,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       timeoutMs: profile.http.timeoutMs,
       maxResponseBytes: profile.http.maxResponseBytes,
       retries: profile.http.retries,
+      ...(profile.http.rateLimit !== undefined ? { rateLimit: profile.http.rateLimit } : {}),
+      throttle: { maxWaitMs: profile.http.maxWaitMs, maxTotalWaitMs: profile.http.maxTotalWaitMs },
+      endpointOf: (method, url) => {
+        const endpoint = endpointOf(method, url, baseUrl, tokenUrl);
+        return endpoint === undefined ? undefined : String(endpoint);
+      },
       halt: halt.signal,
       insecure: profile.http.insecure,
       ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
@@ -273,6 +288,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       latency: latencyOf(cases, baseUrl, tokenUrl),
       implementationProfile: implementationProfile(cases, profile),
       residue: runner.ledger.filter((e) => !e.deleted),
+      transport: http.transportStats(),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
     };
     return { report, exitCode: exitCodeOf(report.summary) };

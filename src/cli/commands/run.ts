@@ -25,7 +25,8 @@ export function builder(y: Argv): Argv {
     .option('client-secret', { type: 'string', describe: 'Client secret; prefer env RDX_CLIENT_SECRET (flags show in process lists)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Target profile (default ./rdx.config.yaml or .json if present)' })
     .option('timeout', { type: 'number', describe: 'Per-request time limit in milliseconds, connect to last byte: at least 100 (default 10000)' })
-    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only, never on an HTTP answer: 0 to 5 (default 0)' })
+    .option('retries', { type: 'number', describe: 'Extra attempts after a transport error (reset, timeout), for GET, HEAD, PUT and DELETE only: a POST or PATCH whose connection broke is reported as no answer, never sent twice: 0 to 5 (default 0)' })
+    .option('rate', { type: 'number', describe: 'Requests per second the whole run holds itself to (profile http.rateLimit); none by default. A 429, or a 503 with Retry-After, is waited out and the request sent again either way, and the run slows down after it' })
     .option('insecure', { type: 'boolean', describe: 'Do not verify TLS certificates' })
     .option('ca', { type: 'string', describe: 'PEM file of extra certificate authorities' })
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
@@ -56,6 +57,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
     ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
     ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
+    ...(argv['rate'] !== undefined ? { rate: numberFlag('--rate', argv['rate'], ['http', 'rateLimit'], 'requests per second') } : {}),
     ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
     ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
     ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
