@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { summarise, type InterpretationProfile, type RunReport } from '../engine/run.js';
 import type { CaseResult, Verdict } from '../core/results.js';
 import { latencyOf } from '../engine/latency.js';
+import { mergeTransport } from './transport.js';
 import { planCases, type CaseFilters } from '../engine/plan.js';
 import { loadSuites } from '../engine/suite.js';
 import type { FailOn, NotRun } from '../engine/verdict.js';
@@ -159,6 +160,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
     residue: reports.flatMap((r) => r.report.residue),
+    ...transportOf(reports.map((r) => r.report.transport)),
     ...(baselines.length ? {
       baseline: {
         file: baselines[0]?.file as string,
@@ -215,4 +217,10 @@ function mergeProfiles(profiles: InterpretationProfile[][]): InterpretationProfi
     }
   }
   return [...byId.values()];
+}
+
+/** The merged report's transport figures, or nothing when no shard had them (the shards' own are not carried over). */
+function transportOf(parts: Parameters<typeof mergeTransport>[0]): { transport?: NonNullable<ReturnType<typeof mergeTransport>> } {
+  const merged = mergeTransport(parts);
+  return merged ? { transport: merged } : {};
 }

@@ -12,6 +12,7 @@ import { operations } from '../../spec/index.js';
 import { filterOptions, filtersFrom } from './filters.js';
 import { containerOptions, containerTargetFrom } from '../../container/options.js';
 import { ConsoleReporter } from '../../reporters/console.js';
+import { transportSummary } from '../../reporters/transport.js';
 
 /** Reporters whose stdout is a document (JSON, XML, TAP): the summary lines go to stderr so it stays parseable. */
 const DOCUMENT_REPORTERS = new Set(['json', 'json-stream', 'xunit', 'tap', 'markdown', 'doc', 'html']);
@@ -121,6 +122,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (report.run.stopped) {
     say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
   }
+  const throttling = transportSummary(report.transport);
+  if (throttling) say(throttling);
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true });
