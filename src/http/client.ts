@@ -196,7 +196,8 @@ export class HttpClient {
       const cap = this.options.maxResponseBytes;
       const { raw, cut } = await readCapped(res.body, cap);
       const responseHeaders = flattenHeaders(res.headers);
-      const codings = codingsOf(responseHeaders['content-encoding']);
+      // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
+      const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
       const { text, problem } = codings.length > 0 ? await decodeBody(raw, codings, cap, cut)
         : { text: raw.toString('utf8'), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
       recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };

@@ -249,6 +249,7 @@ describe('content coding: decoded within the cap', () => {
       '/unlabelled': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(gzipSync(body)),
       '/mislabelled': coded('gzip', Buffer.from(body)),
       '/zstd': coded('zstd', Buffer.from(body)),
+      '/empty': coded('gzip', Buffer.alloc(0)),
     });
   });
   after(() => target.close());
@@ -287,6 +288,11 @@ describe('content coding: decoded within the cap', () => {
     const ex = await client().send('mislabelled', { method: 'GET', url: `${target.url}/mislabelled` });
     expect(ex.response?.json).to.equal(undefined);
     expect(ex.response?.bodyProblem).to.match(/does not decode as gzip/);
+  });
+
+  it('reads an empty body labelled gzip as empty, not as a broken coding', async () => {
+    const ex = await client().send('empty', { method: 'GET', url: `${target.url}/empty` });
+    expect(ex.response?.bodyProblem).to.equal('the body is empty');
   });
 
   it('does not read a coding it did not ask for', async () => {
