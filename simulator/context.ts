@@ -29,8 +29,11 @@ export type Stage = 'request' | 'route' | 'authenticate' | 'body' | 'handler';
 
 export interface SimResponse {
   status: number;
-  /** What the response means, as named in interpretation STATUS_CODES ('internal' for the simulator's own fault). */
-  outcome: Outcome | 'internal';
+  /**
+   * What the response means, as named in interpretation STATUS_CODES ('internal' for the simulator's own fault,
+   * 'throttled' for a 429 of the rate limit: neither is an answer the spec leaves open).
+   */
+  outcome: Outcome | 'internal' | 'throttled';
   headers: Record<string, string>;
   /** A JSON body; serialized after the afterHandler hooks. */
   body: JsonObject;

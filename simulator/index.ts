@@ -8,6 +8,7 @@ import { UsageError } from '../src/errors.js';
 import { ADMIN_PREFIX, handleAdmin, type AdminTarget } from './admin.js';
 import { TokenStore } from './auth.js';
 import { Chaos } from './chaos.js';
+import { RateLimits } from './rate-limit.js';
 import { Dashboard } from './dashboard/index.js';
 import { errorBody } from './envelope.js';
 import { Journal } from './journal.js';
@@ -180,7 +181,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const chaos = new Chaos(resolved.chaos);
   let dashboard: Dashboard | undefined;
-  const state: PipelineState = { options: resolved, store, tokens, journal, baseUrl: '', chaos, journaled: () => dashboard?.journaled() };
+  const state: PipelineState = {
+    options: resolved, store, tokens, journal, baseUrl: '', chaos, rateLimits: new RateLimits(), journaled: () => dashboard?.journaled(),
+  };
   const pipeline = new Pipeline(state);
   let origin = '';
   const reseed = async (seed: number, records: number): Promise<SeedCounts> => {

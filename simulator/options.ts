@@ -9,6 +9,7 @@ import type { Persona } from './personas/types.js';
 import type { PersonaOptions } from './settings.js';
 import type { ConformanceRunner } from '../src/core/conformance.js';
 import { rules } from './rules.js';
+import { parseRateLimit, type RateLimitSettings } from './rate-limit.js';
 
 export interface SimulatorOptions extends PersonaOptions {
   /** Fault personas and legal variants, applied in order. */
@@ -41,6 +42,8 @@ export interface ResolvedOptions {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   chaos: ChaosSettings;
+  /** The per-token rate limit, when one is set. */
+  rateLimit: RateLimitSettings | undefined;
   reportDir: string | undefined;
   maxConnections: number;
   maxTokens: number;
@@ -86,6 +89,11 @@ function defined(options: SimulatorOptions | PersonaOptions): Partial<SimulatorO
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<SimulatorOptions>;
 }
 
+function retryAfterForm(value: string | undefined): 'seconds' | 'http-date' {
+  if (value === undefined || value === 'seconds' || value === 'http-date') return value ?? 'seconds';
+  throw new UsageError(`simulator option rateLimitRetryAfter must be seconds or http-date, not ${JSON.stringify(value)}`);
+}
+
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
   const personas = options.personas ?? [];
   const merged: SimulatorOptions = {};
@@ -116,6 +124,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     headersTimeoutMs: integer('headersTimeoutMs', merged.headersTimeoutMs ?? 10_000, 1, 600_000),
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
     chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
+    rateLimit: merged.rateLimit !== undefined ? parseRateLimit(merged.rateLimit, retryAfterForm(merged.rateLimitRetryAfter)) : undefined,
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
     maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),

@@ -17,6 +17,7 @@ import { Router } from './router.js';
 import { rules } from './rules.js';
 import type { Store } from './store.js';
 import { checkBody } from './validate.js';
+import { RateLimited, type RateLimits } from './rate-limit.js';
 
 export interface PipelineState {
   /** Replaced as a whole when personas are switched at runtime; a request keeps the options it started with. */
@@ -27,6 +28,8 @@ export interface PipelineState {
   baseUrl: string;
   /** Latency and chaos, decided per API request before routing. */
   readonly chaos?: Chaos;
+  /** The per-token buckets of the rate limit (options.rateLimit); none when the simulator never limits. */
+  readonly rateLimits?: RateLimits;
   /** Called after each journal entry is added (the dashboard's live journal). */
   readonly journaled?: () => void;
 }
@@ -287,7 +290,10 @@ export class Pipeline {
     ctx.stage = 'route';
     const op = this.route(ctx, path);
     ctx.stage = 'authenticate';
-    if (op.kind !== 'token') this.admit(ctx, this.verdict(ctx));
+    if (op.kind !== 'token') {
+      this.admit(ctx, this.verdict(ctx));
+      this.limit(ctx);
+    }
     ctx.stage = 'body';
     if (op.requestSchema) return this.readRequestBody(ctx, op, []).then(() => this.runHandler(ctx, op, setUndo));
     return this.runHandler(ctx, op, setUndo);
@@ -306,6 +312,7 @@ export class Pipeline {
       let verdict = this.verdict(ctx);
       for (const hooks of list) if (hooks.authenticate) verdict = await hooks.authenticate(ctx, verdict);
       this.admit(ctx, verdict);
+      this.limit(ctx);
     }
     ctx.stage = 'body';
     if (op.requestSchema) await this.readRequestBody(ctx, op, list);
@@ -365,6 +372,14 @@ export class Pipeline {
     ctx.clientId = verdict.clientId;
   }
 
+  /** Counts an authenticated request against its token's rate limit; throws RateLimited when the bucket is empty. */
+  private limit(ctx: RequestContext): void {
+    const settings = this.state.options.rateLimit;
+    const token = bearerToken(ctx.headers.authorization) ?? ctx.query.get('access_token') ?? undefined;
+    if (!settings || !this.state.rateLimits || token === undefined) return;
+    this.state.rateLimits.take(token, settings, this.state.options.now());
+  }
+
   private async readRequestBody(ctx: RequestContext, op: Operation, list: readonly PersonaHooks[]): Promise<void> {
     const isToken = op.kind === 'token';
     if (!hasBody(ctx.req)) {
@@ -420,6 +435,7 @@ export class Pipeline {
 
   private failure(ctx: RequestContext, error: unknown): SimResponse {
     if (error instanceof SimError) return error.toResponse();
+    if (error instanceof RateLimited) return { status: 429, outcome: 'throttled', headers: { 'retry-after': error.retryAfter }, body: error.body() };
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`rdx simulator: internal error on ${ctx.method} ${maskSecrets(ctx.req.url ?? '')}: ${message}\n`);
     if (process.env['RDX_DEBUG'] && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);

@@ -36,6 +36,10 @@ export interface PersonaOptions {
   errorRate?: number;
   /** Share of API requests whose connection is closed without an answer (0 to 1). */
   dropRate?: number;
+  /** Per-token rate limit, `R` or `R/BURST` (requests per second, burst): over it 429 with Retry-After and the error body. */
+  rateLimit?: string;
+  /** How the rate limit's Retry-After is written: delay-seconds (default) or an HTTP-date. */
+  rateLimitRetryAfter?: 'seconds' | 'http-date';
   /** Seed of the chaos decisions; the data seed by default. */
   chaosSeed?: number;
   /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */

@@ -41,6 +41,7 @@ import { partialWithoutErrors } from './faults/partial-without-errors.js';
 import { patchClearsUnspecified } from './faults/patch-clears-unspecified.js';
 import { patchEmptyRejected } from './faults/patch-empty-rejected.js';
 import { patchNotPersisted } from './faults/patch-not-persisted.js';
+import { plainText429 } from './faults/plain-text-429.js';
 import { putAcceptsMissingRequired } from './faults/put-accepts-missing-required.js';
 import { putKeepsOmitted } from './faults/put-keeps-omitted.js';
 import { putNotPersisted } from './faults/put-not-persisted.js';
@@ -92,6 +93,8 @@ import { partialSuccess400 } from './variants/partial-success-400.js';
 import { partialSuccess422 } from './variants/partial-success-422.js';
 import { patchWithoutId } from './variants/patch-without-id.js';
 import { pathPrefix } from './variants/path-prefix.js';
+import { rateLimited } from './variants/rate-limited.js';
+import { rateLimitedHttpDate } from './variants/rate-limited-http-date.js';
 import { queryTokenAccepted } from './variants/query-token-accepted.js';
 import { relativeNextLink } from './variants/relative-next-link.js';
 import { repeatOnlyReferenceLists } from './variants/repeat-only-reference-lists.js';
@@ -164,6 +167,7 @@ const FAULTS: readonly Persona[] = [
   grantTypeRequired,
   jobOfferIdsInResponses,
   optionalFieldRefused,
+  plainText429,
 ];
 
 const VARIANTS: readonly Persona[] = [
@@ -207,6 +211,8 @@ const VARIANTS: readonly Persona[] = [
   commaReferenceLists,
   jsonArrayReferenceLists,
   repeatOnlyReferenceLists,
+  rateLimited,
+  rateLimitedHttpDate,
 ];
 
 const PERSONAS: readonly Persona[] = [...VARIANTS, ...FAULTS];

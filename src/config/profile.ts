@@ -7,6 +7,7 @@ import { interpretations, packageRoot } from '../spec/index.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
+import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS } from '../http/throttle.js';
 
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
@@ -23,7 +24,15 @@ export interface Profile {
   fixtures: { atsJobOfferIds?: string[]; expiredToken?: string };
   /** How to learn the {id} of each ATS job offer the run creates, when it is not the reference. */
   atsJobOfferIdSource?: AtsJobOfferIdSource;
-  http: { timeoutMs: number; retries: number; insecure: boolean; ca?: string; proxy?: string; maxResponseBytes: number };
+  http: {
+    timeoutMs: number; retries: number; insecure: boolean; ca?: string; proxy?: string; maxResponseBytes: number;
+    /** Requests per second the run holds itself to (--rate); none by default. */
+    rateLimit?: number;
+    /** Longest single wait after a throttled answer (429, 503 with Retry-After). */
+    maxWaitMs: number;
+    /** All waits after throttled answers in one run together. */
+    maxTotalWaitMs: number;
+  };
   seed: number;
   allowIrreversible: boolean;
   /** Where the file was read from, if any. */
@@ -35,7 +44,10 @@ export const DEFAULT_CONFIG_FILES = ['rdx.config.yaml', 'rdx.config.yml', 'rdx.c
 export const defaults = (): Profile => ({
   declared: {},
   fixtures: {},
-  http: { timeoutMs: 10_000, retries: 0, insecure: false, maxResponseBytes: 20 * 1024 * 1024 },
+  http: {
+    timeoutMs: 10_000, retries: 0, insecure: false, maxResponseBytes: 20 * 1024 * 1024,
+    maxWaitMs: DEFAULT_MAX_WAIT_MS, maxTotalWaitMs: DEFAULT_MAX_TOTAL_WAIT_MS,
+  },
   seed: 1,
   allowIrreversible: false,
 });
@@ -49,6 +61,8 @@ export interface ProfileFlags {
   clientSecret?: string;
   timeout?: number;
   retries?: number;
+  /** Requests per second (--rate). */
+  rate?: number;
   insecure?: boolean;
   ca?: string;
   proxy?: string;
@@ -213,6 +227,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.clientSecret !== undefined) profile.clientSecret = flags.clientSecret;
   if (flags.timeout !== undefined) profile.http.timeoutMs = flags.timeout;
   if (flags.retries !== undefined) profile.http.retries = flags.retries;
+  if (flags.rate !== undefined) profile.http.rateLimit = flags.rate;
   if (flags.insecure !== undefined) profile.http.insecure = flags.insecure;
   if (flags.ca !== undefined) profile.http.ca = flags.ca;
   if (flags.proxy !== undefined) profile.http.proxy = flags.proxy;

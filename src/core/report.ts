@@ -124,4 +124,23 @@ export interface RunReport {
   mergedFrom?: MergedFrom[];
   /** The shards of the run that were not given to the merge ("3/3"); their MUST cases are unjudged. */
   missingShards?: string[];
+  /**
+   * What the run met from a rate-limiting target: throttled answers (429, 503 with Retry-After) per endpoint number,
+   * the time waited after them and the time held to the client-side pace.
+   */
+  transport?: TransportStats;
+}
+
+/** What the run met from a rate-limiting target, for the report (RunReport.transport). */
+export interface TransportStats {
+  /** Throttled answers (429, 503 with Retry-After), per endpoint of the spec ("other" for the rest). */
+  throttled: Record<string, number>;
+  /** Time spent waiting after throttled answers (Retry-After or backoff), in ms. */
+  waitedMs: number;
+  /** Time spent holding requests to the client-side pace (--rate, adaptive slowing), in ms. */
+  pacedMs: number;
+  /** Requests given up after too many throttled answers or the run's wait budget. */
+  gaveUp: number;
+  /** The pace the run ended at, in requests per second, when one held it. */
+  rateLimit?: number;
 }

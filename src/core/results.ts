@@ -21,7 +21,11 @@ export interface Exchange {
     json?: unknown;
     /** Why the body is not JSON (or was cut at the size cap), when it is not. */
     bodyProblem?: string;
+    /** The Content-Encoding the body came in and was decoded from (gzip, deflate, br), when it had one. */
+    contentEncoding?: string;
   };
+  /** Throttled answers (429, 503 with Retry-After) this request met and waited out before this one. */
+  throttled?: { answers: number; waitedMs: number };
   /** Transport failure: the request got no complete answer. */
   transportError?: { kind: TransportErrorKind; message: string };
   startedAt: string;
@@ -33,7 +37,9 @@ export type TransportErrorKind =
   /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
   | 'foreign-origin'
   /** Cut off or never sent because the run was stopped (--deadline, SIGINT, SIGTERM). */
-  | 'stopped';
+  | 'stopped'
+  /** Given up after throttled answers (429, 503 with Retry-After) past the wait caps. */
+  | 'throttled';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

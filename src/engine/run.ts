@@ -21,7 +21,7 @@ import { REPORT_FORMAT, type InterpretationProfile, type NotRun, type RunReport,
 import { escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
 import type { BaselineOutcome } from '../core/report.js';
-import { latencyOf } from './latency.js';
+import { endpointOf, latencyOf } from './latency.js';
 import type { JudgedTest } from './judged-test.js';
 
 /**
@@ -143,6 +143,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(clientSecret);
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  // The form-encoded token request carries the secret encoded: masked in that form too.
+  secrets.add(new URLSearchParams({ s: clientSecret }).toString().slice(2));
+  secrets.add(encodeURIComponent(clientSecret));
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   let http: HttpClient;
   try {
@@ -152,6 +155,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       timeoutMs: profile.http.timeoutMs,
       maxResponseBytes: profile.http.maxResponseBytes,
       retries: profile.http.retries,
+      ...(profile.http.rateLimit !== undefined ? { rateLimit: profile.http.rateLimit } : {}),
+      throttle: { maxWaitMs: profile.http.maxWaitMs, maxTotalWaitMs: profile.http.maxTotalWaitMs },
+      endpointOf: (method, url) => {
+        const endpoint = endpointOf(method, url, baseUrl, tokenUrl);
+        return endpoint === undefined ? undefined : String(endpoint);
+      },
       halt: halt.signal,
       insecure: profile.http.insecure,
       ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
@@ -228,6 +237,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       latency: latencyOf(cases, baseUrl, tokenUrl),
       implementationProfile: implementationProfile(cases, profile),
       residue: runner.ledger.filter((e) => !e.deleted),
+      transport: http.transportStats(),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
     };
     return { report, exitCode: exitCodeOf(report.summary), profile };

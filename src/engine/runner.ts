@@ -16,6 +16,7 @@ import { TemplateError, resolve, type GenerationContext, type Vars } from './tem
 import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry, type Unlock } from '../core/results.js';
 import { ID_SOURCE_UNLOCK, type JobOfferIds } from './job-offer-ids.js';
 import { notRunBecause, unlockOf } from '../core/verdict.js';
+import { ThrottledAnswers } from './throttled.js';
 
 export interface RunnerDeps {
   profile: Profile;
@@ -77,7 +78,14 @@ export class Runner {
   /** Characters of response bodies kept whole so far (KEPT_BYTES). */
   private kept = 0;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  private readonly throttled: ThrottledAnswers;
+
+  /** Endpoints whose failing throttled answer the current case reports (unreported again if the case goes unjudged). */
+  private readonly throttledFailures = new Set<string>();
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.throttled = new ThrottledAnswers(deps.profile.declared, deps.gen.invalidItems);
+  }
 
   async runCase(c: CaseDef): Promise<CaseResult> {
     const started = performance.now();
@@ -86,6 +94,7 @@ export class Runner {
       file: `${c.file}:${c.line}`, verdict: 'pass', assertions: [], observations: [], exchanges: [], durationMs: 0,
     };
     const missing = new Map<string, string>();
+    this.throttledFailures.clear();
     try {
       this.checkPreconditions(c);
       const vars: Vars = {
@@ -113,6 +122,7 @@ export class Runner {
         if (process.env['RDX_DEBUG']) process.stderr.write(`${(error as Error).stack}\n`);
       }
     }
+    if (result.verdict === 'skip' || result.verdict === 'error') this.throttled.unreport(this.throttledFailures);
     // A token a case obtained itself (the token cases) is a live credential too: masked like the run's own.
     for (const e of result.exchanges) this.deps.secrets.add(issuedToken(e));
     // Cut after redaction, never before: a cut could leave part of a secret that redaction no longer recognises.
@@ -482,8 +492,18 @@ export class Runner {
       const retried = { ...request, headers: { ...request.headers, authorization: `Bearer ${await this.token()}` } };
       ex = await this.deps.http.send(label, retried);
     }
+    this.recordThrottled(result);
     result.exchanges.push(ex);
     return ex;
+  }
+
+  /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
+  private recordThrottled(result: CaseResult): void {
+    for (const { endpoint, exchange, judgements } of this.throttled.judge(this.deps.http.takeThrottled())) {
+      if (judgements.some((j) => !j.passed)) this.throttledFailures.add(endpoint);
+      const index = result.exchanges.push({ ...exchange, step: `${exchange.step} (throttled, sent again)` }) - 1;
+      for (const j of judgements) result.assertions.push(this.assertion({ ...j, exchange: index }));
+    }
   }
 
   /** The exchange as the report keeps it: its body whole within the run's budget, else cut (see KEPT_BYTES). */

@@ -30,7 +30,8 @@ export interface StepDef {
   auth?: 'default' | 'none' | 'expired' | 'query' | 'header';
   authHeader?: string;
   body?: unknown;
-  rawBody?: string;
+  /** Bytes sent as is, or a generator that makes them ({ $form: {…} }). */
+  rawBody?: string | Record<string, unknown>;
   contentType?: string;
   paginate?: { maxPages?: number };
   /** Send the request under each list encoding (or the declared one) until one meets the expectations. */

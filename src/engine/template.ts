@@ -88,6 +88,12 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
   }
   if ('$jobOfferId' in obj) return gen.jobOfferId(String(resolved('$jobOfferId')));
   if ('$json' in obj) return JSON.stringify(resolved('$json'));
+  // {$form: {name: value}}: an application/x-www-form-urlencoded body, each value encoded (a secret with & or + in it).
+  if ('$form' in obj) {
+    const fields = resolved('$form');
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new TemplateError('$form takes an object of field names and values');
+    return new URLSearchParams(Object.entries(fields as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+  }
   // {$base64: "id:secret"}: e.g. valid Basic credentials, to see that a Bearer-only API refuses them.
   if ('$base64' in obj) return Buffer.from(String(resolved('$base64')), 'utf8').toString('base64');
   if ('$pick' in obj) {

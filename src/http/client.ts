@@ -4,6 +4,11 @@ import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
+import { ACCEPT_ENCODING, codingsOf, decodeBody, unlabelledCoding } from './decode.js';
+import {
+  DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS, MAX_THROTTLED_ANSWERS, RateLimiter, isThrottled, sleep, throttleWaitMs,
+  type ThrottlePolicy, type TransportStats,
+} from './throttle.js';
 
 export interface HttpOptions {
   /**
@@ -21,8 +26,17 @@ export interface HttpOptions {
   caFile?: string;
   /** HTTP(S) proxy URL. */
   proxy?: string;
-  /** Extra attempts on transport errors only (never on an HTTP answer, however bad). */
+  /**
+   * Extra attempts after a transport error, for requests safe to repeat only (SAFE_TO_REPEAT): a POST or PATCH whose
+   * connection broke may have been stored, so it is never sent twice. Never on an HTTP answer, however bad.
+   */
   retries?: number;
+  /** Client-side cap in requests per second for the whole run (--rate, http.rateLimit); none by default. */
+  rateLimit?: number;
+  /** Caps on waiting after throttled answers (429, 503 with Retry-After). */
+  throttle?: Partial<ThrottlePolicy>;
+  /** The endpoint a request addresses, to count throttled answers per endpoint; "other" when undefined. */
+  endpointOf?: (method: string, url: string) => string | undefined;
   /** Aborted when the run is stopped (deadline or signal): requests under way end at once, and none is sent after. */
   halt?: AbortSignal;
 }
@@ -37,8 +51,29 @@ export interface OutgoingRequest {
   auth?: string;
 }
 
+/**
+ * Methods whose request may be sent again after a broken connection (RFC 9110 §9.2.2, idempotent): a repeat leaves
+ * the target as one request would. POST and PATCH are not: the target may have stored the first.
+ */
+export const SAFE_TO_REPEAT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** Transport errors where the request never reached the target, so even a POST can be sent again. */
+const NEVER_SENT: ReadonlySet<TransportErrorKind> = new Set(['connection-refused', 'dns']);
+
+/** Throttled answers kept for judging until the runner takes them (takeThrottled): one request's worth and more. */
+const THROTTLED_KEPT = 32;
+
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
+
+  private readonly limiter: RateLimiter;
+
+  private readonly policy: ThrottlePolicy;
+
+  private readonly stats: TransportStats = { throttled: {}, waitedMs: 0, pacedMs: 0, gaveUp: 0 };
+
+  /** Throttled answers met since the runner last took them, to be judged for the error envelope. */
+  private throttledAnswers: { endpoint: string | undefined; exchange: Exchange }[] = [];
 
   private readonly origins: ReadonlySet<string>;
 
@@ -51,6 +86,27 @@ export class HttpClient {
     // Short keep-alive: targets are often half-built servers that drop idle sockets without notice.
     const common = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connections: 16, connect };
     this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...common, requestTls: connect }) : new Agent(common);
+    this.limiter = new RateLimiter(options.rateLimit);
+    this.policy = {
+      maxWaitMs: options.throttle?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+      maxTotalWaitMs: options.throttle?.maxTotalWaitMs ?? DEFAULT_MAX_TOTAL_WAIT_MS,
+    };
+  }
+
+  /** What the run met from a rate-limiting target so far (RunReport.transport). */
+  transportStats(): TransportStats {
+    const rate = this.limiter.current;
+    return {
+      ...this.stats, throttled: { ...this.stats.throttled }, waitedMs: Math.round(this.stats.waitedMs), pacedMs: Math.round(this.stats.pacedMs),
+      ...(rate !== undefined ? { rateLimit: Math.round(rate * 10) / 10 } : {}),
+    };
+  }
+
+  /** The throttled answers met since the last call, with their endpoint, for judging; each is handed over once. */
+  takeThrottled(): { endpoint: string | undefined; exchange: Exchange }[] {
+    const taken = this.throttledAnswers;
+    this.throttledAnswers = [];
+    return taken;
   }
 
   /** Whether a URL lies within the origins the user named (userinfo aside); false for what does not parse. */
@@ -62,23 +118,61 @@ export class HttpClient {
     }
   }
 
-  /** Sends one request and records the exchange; retries only when no HTTP answer came back. */
+  /**
+   * Sends one request and records the exchange. A throttled answer (429, 503 with Retry-After) is not the answer: it
+   * is waited out and the request sent again, within the caps. After a transport error, a request safe to repeat is
+   * sent again up to `retries` times.
+   */
   async send(step: string, req: OutgoingRequest): Promise<Exchange> {
     if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
-    if (this.options.halt?.aborted) return stopped(step, req, this.options.halt);
-    const attempts = 1 + Math.max(0, this.options.retries ?? 0);
-    let exchange: Exchange | undefined;
-    for (let i = 0; i < attempts; i++) {
-      exchange = await this.sendOnce(step, req);
-      if (!exchange.transportError || this.options.halt?.aborted) break;
+    const halt = this.options.halt;
+    if (halt?.aborted) return stopped(step, req, halt);
+    const retries = Math.max(0, this.options.retries ?? 0);
+    const endpoint = this.options.endpointOf?.(req.method, req.url);
+    let resent = 0;
+    let throttled = 0;
+    let waited = 0;
+    for (;;) {
+      this.stats.pacedMs += await this.limiter.acquire(halt);
+      if (halt?.aborted) return stopped(step, req, halt);
+      const exchange = await this.sendOnce(step, req);
+      const res = exchange.response;
+      if (res && isThrottled(res.status, res.headers)) {
+        throttled += 1;
+        this.noteThrottled(endpoint, exchange);
+        const wait = Math.min(throttleWaitMs(res.headers, throttled - 1), this.policy.maxWaitMs);
+        if (throttled >= MAX_THROTTLED_ANSWERS || this.stats.waitedMs + wait > this.policy.maxTotalWaitMs) {
+          this.stats.gaveUp += 1;
+          return gaveUp(exchange, throttled, waited, this.policy);
+        }
+        await sleep(wait, halt);
+        this.stats.waitedMs += wait;
+        waited += wait;
+        if (halt?.aborted) return stopped(step, req, halt);
+        continue;
+      }
+      if (res) this.limiter.relax();
+      if (throttled > 0) exchange.throttled = { answers: throttled, waitedMs: Math.round(waited) };
+      const error = exchange.transportError;
+      if (!error || halt?.aborted || resent >= retries) return notResent(exchange, req.method, retries);
+      if (!SAFE_TO_REPEAT.has(req.method.toUpperCase()) && !NEVER_SENT.has(error.kind)) return notResent(exchange, req.method, retries);
+      resent += 1;
     }
-    return exchange as Exchange;
+  }
+
+  /** Counts a throttled answer, slows the run down, and keeps the answer for judging. */
+  private noteThrottled(endpoint: string | undefined, exchange: Exchange): void {
+    const key = endpoint ?? 'other';
+    this.stats.throttled[key] = (this.stats.throttled[key] ?? 0) + 1;
+    this.limiter.slowDown();
+    if (this.throttledAnswers.length < THROTTLED_KEPT) this.throttledAnswers.push({ endpoint, exchange });
   }
 
   private async sendOnce(step: string, req: OutgoingRequest): Promise<Exchange> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const headers = { ...(req.headers ?? {}) };
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'accept-encoding')) headers['accept-encoding'] = ACCEPT_ENCODING;
     // Userinfo is never sent (undici would turn it into Basic credentials) nor recorded.
     const url = withoutUserinfo(req.url);
     const recorded: Exchange = {
@@ -99,10 +193,15 @@ export class HttpClient {
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });
-      const { text, problem } = await readCapped(res.body, this.options.maxResponseBytes);
+      const cap = this.options.maxResponseBytes;
+      const { raw, cut } = await readCapped(res.body, cap);
       const responseHeaders = flattenHeaders(res.headers);
-      recorded.response = { status: res.statusCode, headers: responseHeaders, body: text };
-      const parsed = problem ? { problem } : parseJson(text);
+      // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
+      const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
+      const { text, problem } = codings.length > 0 ? await decodeBody(raw, codings, cap, cut)
+        : { text: raw.toString('utf8'), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
+      recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };
+      const parsed = problem ? { problem } : parseJson(text, codings.length === 0 ? unlabelledCoding(raw) : undefined);
       if ('json' in parsed) recorded.response.json = parsed.json;
       else if (parsed.problem) recorded.response.bodyProblem = parsed.problem;
     } catch (error) {
@@ -167,8 +266,8 @@ function readCa(file: string): string {
   }
 }
 
-/** Reads a body up to the cap; beyond it the stream is destroyed so an endless body cannot hold the run. */
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ text: string; problem?: string }> {
+/** Reads a body's bytes up to the cap; beyond it the stream is destroyed so an endless body cannot hold the run. */
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<{ raw: Buffer; cut: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -177,11 +276,33 @@ async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): P
     if (size > cap) {
       chunks.push(buf.subarray(0, Math.max(0, buf.length - (size - cap))));
       body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+      return { raw: Buffer.concat(chunks), cut: true };
     }
     chunks.push(buf);
   }
-  return { text: Buffer.concat(chunks).toString('utf8') };
+  return { raw: Buffer.concat(chunks), cut: false };
+}
+
+/** The exchange of a request given up after throttled answers: no answer, the last throttled one kept as evidence. */
+function gaveUp(last: Exchange, answers: number, waitedMs: number, policy: ThrottlePolicy): Exchange {
+  const { response: _answer, ...rest } = last;
+  return {
+    ...rest,
+    throttled: { answers, waitedMs: Math.round(waitedMs) },
+    transportError: {
+      kind: 'throttled',
+      message: `no answer: the target answered ${answers} time(s) ${last.response?.status ?? ''} (come back later) and the run gave up ` +
+        `after waiting ${Math.round(waitedMs)} ms (at most ${MAX_THROTTLED_ANSWERS} throttled answers per request; ` +
+        `http.maxWaitMs ${policy.maxWaitMs}, http.maxTotalWaitMs ${policy.maxTotalWaitMs} for the run)`,
+    },
+  };
+}
+
+/** Says why a request with a transport error was not sent again, when retries were asked for but it was unsafe. */
+function notResent(exchange: Exchange, method: string, retries: number): Exchange {
+  const error = exchange.transportError;
+  if (!error || retries === 0 || SAFE_TO_REPEAT.has(method.toUpperCase()) || NEVER_SENT.has(error.kind) || error.kind === 'stopped') return exchange;
+  return { ...exchange, transportError: { ...error, message: `${error.message}; not sent again: a ${method.toUpperCase()} is not safe to repeat (the target may have stored it)` } };
 }
 
 /**
@@ -207,12 +328,14 @@ function nestsDeeper(text: string, limit: number): boolean {
   return false;
 }
 
-function parseJson(text: string): { json: unknown } | { problem?: string } {
+/** The body as JSON; `unlabelled` names the compression its bytes look like when no Content-Encoding said so. */
+function parseJson(text: string, unlabelled?: string): { json: unknown } | { problem?: string } {
   if (text.length === 0) return { problem: 'the body is empty' };
   if (nestsDeeper(text, MAX_JSON_DEPTH)) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
   try {
     return { json: JSON.parse(text) };
   } catch (error) {
+    if (unlabelled) return { problem: `the body is not JSON: its bytes look ${unlabelled}-compressed, but no Content-Encoding says so` };
     return { problem: `the body is not JSON (${(error as Error).message})` };
   }
 }

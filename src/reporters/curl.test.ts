@@ -14,6 +14,11 @@ function wordsOf(command: string, env: Record<string, string> = {}): string[] {
 }
 
 describe('curlCommand', () => {
+  it('replays the Accept-Encoding the harness sent as --compressed, so the body prints decoded', () => {
+    const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:8080/ats/job-offers', headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }));
+    expect(wordsOf(line)).to.deep.equal(['-sS', '-i', '--compressed', 'http://127.0.0.1:8080/ats/job-offers', '-H', 'accept: application/json']);
+  });
+
   it('turns a masked bearer token into "$RDX_ACCESS_TOKEN" and never prints the mask', () => {
     const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:8080/ats/job-offers', headers: { accept: 'application/json', authorization: 'Bearer ***' } }));
     expect(line).to.equal('curl -sS -i http://127.0.0.1:8080/ats/job-offers -H \'accept: application/json\' -H "authorization: Bearer $RDX_ACCESS_TOKEN"');

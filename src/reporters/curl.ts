@@ -21,7 +21,8 @@ export const DEFAULT_VARIABLES: CurlVariables = {
 export type Part = { text: string } | { variable: string };
 
 // curl computes these itself; copying them would be wrong as soon as the body or the connection differs.
-const DROPPED_HEADERS = new Set(['content-length', 'host', 'connection', 'transfer-encoding', 'keep-alive']);
+// Accept-Encoding becomes --compressed: curl then asks for what it can decode and prints the body decoded.
+const DROPPED_HEADERS = new Set(['content-length', 'host', 'connection', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
 
 /**
  * The exchange's request as one bash command line. Masks become "$RDX_ACCESS_TOKEN" (bearer tokens, access_token in
@@ -31,6 +32,7 @@ const DROPPED_HEADERS = new Set(['content-length', 'host', 'connection', 'transf
 export function curlCommand(exchange: Exchange, variables: CurlVariables = DEFAULT_VARIABLES): string {
   const { method, url, headers, body } = exchange.request;
   const words: string[] = ['curl', '-sS', '-i'];
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'accept-encoding')) words.push('--compressed');
   if (method !== 'GET' || body !== undefined) words.push('-X', quote([{ text: method }]));
   words.push(quote(withVariables(url, () => variables.accessToken)));
   for (const [name, value] of Object.entries(headers)) {

@@ -12,6 +12,8 @@ import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
 import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
 import type { Latency } from '../engine/latency.js';
+import type { TransportStats } from '../http/throttle.js';
+import { transportSummary } from './transport.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
 const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
@@ -230,6 +232,7 @@ function countsTable(report: Report): string {
 function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
   // Reports written before the harness timed answers have no latency: their columns say so with a dash.
   const latency = (report as { latency?: Latency }).latency ?? {};
+  const throttling = transportSummary((report as { transport?: TransportStats }).transport);
   const families = [...spec.families];
   const extra = new Set<string>();
   for (const cells of cellsByCase.values()) for (const key of cells.keys()) extra.add(key.slice(key.indexOf(':') + 1));
@@ -264,7 +267,8 @@ function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<st
 <div class="matrix-wrap"><table class="matrix"><thead><tr><th class="n">#</th><th>Operation</th>${families.map((f) => `<th title="${esc(familyTitle(f))}">${esc(f === OPEN ? 'open points' : f)}</th>`).join('')}<th class="lat" title="median answer time, ms">p50 ms</th><th class="lat" title="95th percentile, ms">p95 ms</th><th class="lat" title="slowest answer, ms">max ms</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div>
 <div class="legend"><span><b>Legend</b></span>${VERDICT_ORDER.map((v) => `<span>${badge(v)}${v === 'pass' ? ' (✓ in a cell)' : ''} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
-<p class="muted latency-note">Answer times (p50, p95 and max of the implementation's answers to this run's requests, per endpoint; requests that got no answer are not timed): a conformance run sends a few hundred requests one at a time, so this is not a load test. It shows a slow endpoint beside its verdicts; <code>rdx diff</code> compares it between runs.</p>
+<p class="muted latency-note">Answer times (p50, p95 and max of the implementation's answers to this run's requests, per endpoint; requests that got no answer are not timed): a conformance run sends a few hundred requests one at a time, so this is not a load test. It shows a slow endpoint beside its verdicts; <code>rdx diff</code> compares it between runs.</p>${throttling ? `
+<p class="muted transport-note">${esc(throttling)}.</p>` : ''}
 </section>`;
 }
 

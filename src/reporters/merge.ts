@@ -5,6 +5,7 @@ import type { CaseResult, Verdict } from '../core/results.js';
 import { REPORT_FORMAT, type InterpretationProfile, type MergedFrom, type NotRun, type RunReport } from '../core/report.js';
 import { summarise } from '../core/verdict.js';
 import { latencyOf } from '../engine/latency.js';
+import { mergeTransport } from './transport.js';
 import { planCases, type CaseFilters } from '../engine/plan.js';
 import { loadSuites } from '../engine/suite.js';
 
@@ -169,6 +170,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
     residue: reports.flatMap((r) => r.report.residue),
+    ...transportOf(reports.map((r) => r.report.transport)),
     ...(baselines.length ? {
       baseline: {
         file: baselines[0]?.file as string,
@@ -223,4 +225,10 @@ function mergeProfiles(profiles: InterpretationProfile[][]): InterpretationProfi
     }
   }
   return [...byId.values()];
+}
+
+/** The merged report's transport figures, or nothing when no shard had them (the shards' own are not carried over). */
+function transportOf(parts: Parameters<typeof mergeTransport>[0]): { transport?: NonNullable<ReturnType<typeof mergeTransport>> } {
+  const merged = mergeTransport(parts);
+  return merged ? { transport: merged } : {};
 }

@@ -77,7 +77,12 @@ fixtures:
 
 http:
   timeoutMs: 10000
+  # Extra attempts after a broken connection, for GET, HEAD, PUT and DELETE only (a POST is never sent twice).
   retries: 0
+  # A 429 (or a 503 with Retry-After) is waited out and the request sent again. Hold the run under your limit:
+  # rateLimit: 20          # requests per second (like --rate)
+  # maxWaitMs: 60000       # longest single wait
+  # maxTotalWaitMs: 600000 # all waits of a run together
   # insecure: false
   # ca: ./ca.pem
   # proxy: http://proxy.internal:3128

@@ -14,6 +14,7 @@ import { filterOptions, filtersFrom } from './filters.js';
 import { containerOptions, containerTargetFrom } from '../../container/options.js';
 import { ConsoleReporter } from '../../reporters/console.js';
 import { signKeyFrom } from './signing.js';
+import { transportSummary } from '../../reporters/transport.js';
 
 /** Reporters whose stdout is a document (JSON, XML, TAP): the summary lines go to stderr so it stays parseable. */
 const DOCUMENT_REPORTERS = new Set(['json', 'json-stream', 'xunit', 'tap', 'markdown', 'doc', 'html']);
@@ -27,7 +28,8 @@ export function builder(y: Argv): Argv {
     .option('client-secret', { type: 'string', describe: 'Client secret; prefer env RDX_CLIENT_SECRET (flags show in process lists)' })
     .option('config', { alias: 'c', type: 'string', describe: 'Target profile (default ./rdx.config.yaml or .json if present)' })
     .option('timeout', { type: 'number', describe: 'Per-request time limit in milliseconds, connect to last byte: at least 100 (default 10000)' })
-    .option('retries', { type: 'number', describe: 'Extra attempts on transport errors only, never on an HTTP answer: 0 to 5 (default 0)' })
+    .option('retries', { type: 'number', describe: 'Extra attempts after a transport error (reset, timeout), for GET, HEAD, PUT and DELETE only: a POST or PATCH whose connection broke is reported as no answer, never sent twice: 0 to 5 (default 0)' })
+    .option('rate', { type: 'number', describe: 'Requests per second the whole run holds itself to (profile http.rateLimit); none by default. A 429, or a 503 with Retry-After, is waited out and the request sent again either way, and the run slows down after it' })
     .option('insecure', { type: 'boolean', describe: 'Do not verify TLS certificates' })
     .option('ca', { type: 'string', describe: 'PEM file of extra certificate authorities' })
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
@@ -62,6 +64,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
     ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
     ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
+    ...(argv['rate'] !== undefined ? { rate: numberFlag('--rate', argv['rate'], ['http', 'rateLimit'], 'requests per second') } : {}),
     ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
     ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
     ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
@@ -125,6 +128,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (report.run.stopped) {
     say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
   }
+  const throttling = transportSummary(report.transport);
+  if (throttling) say(throttling);
   if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true, ...(signWith ? { signWith } : {}) });

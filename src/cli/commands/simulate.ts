@@ -32,6 +32,7 @@ export function builder(y: Argv): Argv {
     .option('latency', { type: 'string', array: true, requiresArg: true, describe: 'Added latency in ms: 50, a range 20-80, or per endpoint "GET /ats/job-offers=50" (repeatable)' })
     .option('error-rate', { type: 'number', describe: 'Share of API requests answered 503 with the error body and Retry-After (0.05 is 5%)' })
     .option('drop-rate', { type: 'number', describe: 'Share of API requests whose connection is closed without an answer' })
+    .option('rate-limit', { type: 'string', requiresArg: true, describe: 'Per-token rate limit R[/BURST]: R requests per second, a burst of BURST (default R); over it 429 with Retry-After and the error body, as vendors run in production (40/80)' })
     .option('chaos-seed', { type: 'number', describe: 'Seed of the latency and chaos decisions (default: --seed)' })
     .option('max-connections', { type: 'number', describe: 'Connections served at once; past it the oldest idle one is closed (default 512)' })
     .option('max-tokens', { type: 'number', describe: 'Access tokens kept; past it expired ones are evicted first, then the oldest (default 100000)' })
@@ -42,6 +43,7 @@ export function builder(y: Argv): Argv {
     .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
     .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port')
     .example('rdx simulate --latency 20-80 --error-rate 0.05', 'A slow, flaky server for exercising a client\'s timeouts and retries')
+    .example('rdx simulate --rate-limit 40/80', 'A per-token rate limit like a production API: 429 with Retry-After beyond 40 requests per second')
     .example('rdx simulate --state sandbox.json', 'A shared sandbox whose records survive a restart');
 }
 
@@ -99,6 +101,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     latency: (argv['latency'] as (string | number)[] | undefined)?.map(String),
     errorRate: numberOption(argv, 'errorRate', '--error-rate'),
     dropRate: numberOption(argv, 'dropRate', '--drop-rate'),
+    ...(argv['rateLimit'] !== undefined ? { rateLimit: String(argv['rateLimit']) } : {}),
     chaosSeed: numberOption(argv, 'chaosSeed', '--chaos-seed'),
     reportDir: argv['reportDir'] as string | undefined,
     maxConnections: numberOption(argv, 'maxConnections', '--max-connections'),
@@ -132,6 +135,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
       : '  admin:         off',
     ...(sim.dashboardUrl ? [`  dashboard:     ${sim.dashboardUrl}${sim.adminToken ? ' (sign in with the admin token)' : ''}`] : []),
     ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),
+    ...(options.rateLimit ? [`  rate limit:    ${options.rateLimit.rate} requests/s per token, burst ${options.rateLimit.burst}; over it 429 with Retry-After (${options.rateLimit.retryAfter})`] : []),
     ...(options.stateFile !== undefined ? [`  state:         ${options.stateFile} (saved after changes and on exit)`] : []),
     'Press Ctrl-C to stop.',
   ];

@@ -1,0 +1,92 @@
+// Content coding (RFC 9110 §8.4): the harness asks for gzip, deflate and br like any ordinary client, and reads a body
+// by its Content-Encoding within the size cap, counting the DECODED bytes: a few KiB that inflate to gigabytes (a
+// decompression bomb) are cut at the cap like an endless body. Bytes that do not match their headers stay unreadable.
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { Transform } from 'node:stream';
+
+/** What every request says it accepts, unless the step sets its own Accept-Encoding. */
+export const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+const DECODERS: Record<string, (first: Buffer) => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but servers have long sent raw deflate under that name too.
+  deflate: (first) => (looksZlib(first) ? createInflate() : createInflateRaw()),
+  br: () => createBrotliDecompress(),
+};
+
+function looksZlib(bytes: Buffer): boolean {
+  const [cmf, flg] = [bytes[0], bytes[1]];
+  return cmf !== undefined && flg !== undefined && (cmf & 0x0f) === 8 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+/** The codings of a Content-Encoding header in the order they were applied; identity dropped. */
+export function codingsOf(header: string | undefined): string[] {
+  return (header ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+}
+
+export interface DecodedBody {
+  text: string;
+  /** Why the body cannot be read as sent (cut at the cap, an unknown coding, bytes that do not decode). */
+  problem?: string;
+}
+
+/**
+ * Undoes the codings (last applied first), stopping once the decoded bytes pass `cap`. `rawCut` says the encoded
+ * bytes were already cut at the cap, so a stream that ends early is that cut, not a broken coding.
+ */
+export async function decodeBody(raw: Buffer, codings: string[], cap: number, rawCut = false): Promise<DecodedBody> {
+  const unknown = codings.find((c) => !(c in DECODERS));
+  if (unknown !== undefined) {
+    return { text: '', problem: `the body is encoded as ${JSON.stringify(unknown)}, which the harness did not ask for and cannot decode (it sends Accept-Encoding: ${ACCEPT_ENCODING})` };
+  }
+  let bytes = raw;
+  for (const coding of [...codings].reverse()) {
+    const step = await inflate(bytes, (DECODERS[coding] as (first: Buffer) => Transform)(bytes), cap);
+    bytes = step.bytes;
+    if (step.cut) return { text: bytes.toString('utf8'), problem: `the body decoded from ${coding} exceeds the ${cap}-byte cap and was cut (the cap counts decoded bytes)` };
+    if (step.error !== undefined) {
+      if (rawCut) return { text: bytes.toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+      return { text: raw.toString('utf8'), problem: `the body does not decode as ${coding}, as its Content-Encoding says (${step.error})` };
+    }
+  }
+  if (rawCut) return { text: bytes.toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+  return { text: bytes.toString('utf8') };
+}
+
+async function inflate(input: Buffer, decoder: Transform, cap: number): Promise<{ bytes: Buffer; cut: boolean; error?: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const source = Readable.from([input]);
+  source.on('error', () => undefined);
+  source.pipe(decoder);
+  try {
+    for await (const chunk of decoder) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      if (size > cap) {
+        chunks.push(buf.subarray(0, buf.length - (size - cap)));
+        return { bytes: Buffer.concat(chunks), cut: true };
+      }
+      chunks.push(buf);
+    }
+    return { bytes: Buffer.concat(chunks), cut: false };
+  } catch (error) {
+    return { bytes: Buffer.concat(chunks), cut: false, error: (error as Error).message };
+  } finally {
+    source.unpipe(decoder);
+    source.destroy();
+    decoder.destroy();
+  }
+}
+
+/**
+ * What compressed bytes a body that is not JSON looks like, when no Content-Encoding says it is encoded: a gzip or
+ * zlib header. Said in the body problem so the vendor sees why (a proxy that compresses but drops the header).
+ */
+export function unlabelledCoding(raw: Buffer): string | undefined {
+  if (raw[0] === 0x1f && raw[1] === 0x8b) return 'gzip';
+  if (raw.length >= 2 && looksZlib(raw) && [0x01, 0x5e, 0x9c, 0xda].includes(raw[1] as number)) return 'deflate (zlib)';
+  return undefined;
+}
