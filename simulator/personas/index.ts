@@ -41,6 +41,7 @@ import { partialWithoutErrors } from './faults/partial-without-errors.js';
 import { patchClearsUnspecified } from './faults/patch-clears-unspecified.js';
 import { patchEmptyRejected } from './faults/patch-empty-rejected.js';
 import { patchNotPersisted } from './faults/patch-not-persisted.js';
+import { patchWithoutBearerCheck } from './faults/patch-without-bearer-check.js';
 import { putAcceptsMissingRequired } from './faults/put-accepts-missing-required.js';
 import { putKeepsOmitted } from './faults/put-keeps-omitted.js';
 import { putNotPersisted } from './faults/put-not-persisted.js';
@@ -140,6 +141,7 @@ const FAULTS: readonly Persona[] = [
   patchClearsUnspecified,
   patchEmptyRejected,
   patchNotPersisted,
+  patchWithoutBearerCheck,
   putAcceptsMissingRequired,
   putKeepsOmitted,
   putNotPersisted,

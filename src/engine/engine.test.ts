@@ -115,7 +115,7 @@ describe('templates', () => {
     return {
       faker: {} as GenerationContext['faker'],
       factories: { jobOffer: () => ({ publication_at: '2026-01-01T00:00:00Z', title: 'T', reference: 'R' }) },
-      runTag: 'rdxtest', next: () => ++n, invalidItems: new WeakSet(), anchor: new Date('2026-06-01T00:00:00Z'),
+      runTag: 'rdxtest', next: () => ++n, invalidItems: new WeakSet(), repaired: new WeakMap(), anchor: new Date('2026-06-01T00:00:00Z'),
       jobOfferId: (r) => r,
       dateFilterFormat: 'date',
     };

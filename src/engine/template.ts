@@ -15,6 +15,8 @@ export interface GenerationContext {
   next(): number;
   /** Items made by $invalid, so oracles know which batch items should fail. */
   invalidItems: WeakSet<object>;
+  /** Each $invalid item as it was before it was spoiled: a control step sends it (`control: { repair: true }`). */
+  repaired: WeakMap<object, Record<string, unknown>>;
   /** Anchor date for relative dates (fixed per run so a seed gives the same data). */
   anchor: Date;
   /** How {id} of an ATS job offer is written, given its reference. */
@@ -115,6 +117,7 @@ function makeItem(resource: string, overrides: Record<string, unknown>, gen: Gen
 /** Turns a valid item into an invalid one: a required field left out, or a field of another type. */
 function spoil(item: Record<string, unknown>, resource: string, obj: Record<string, unknown>, gen: GenerationContext): void {
   const info = resourceInfo(resource);
+  gen.repaired.set(item, structuredClone(item));
   if (typeof obj['omit'] === 'string') delete item[obj['omit']];
   if (typeof obj['wrongType'] === 'string') {
     const field = info.fields.find((f) => f.name === obj['wrongType']);
