@@ -275,6 +275,7 @@ export class Runner {
     else if (repair) body = this.repaired(body);
     if (replaced !== undefined || repair) delete control.rawBody;
     if (fields.rawBody !== undefined) body = undefined;
+    await this.learnJobOfferIds(control, vars, missing);
     const request = await this.buildRequest(control, op, vars, body, missing);
     const ex = await this.send(control, request, result, `control: ${step.name}`);
     if (ex.transportError) throw new Stop('error', `control of step "${step.name}": no answer: ${ex.transportError.message}`);

@@ -30,7 +30,7 @@ export interface StepDef {
   auth?: 'default' | 'none' | 'expired' | 'query' | 'header';
   authHeader?: string;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Record<string, unknown>;
   contentType?: string;
   paginate?: { maxPages?: number };
   /** Send the request under each list encoding (or the declared one) until one meets the expectations. */
@@ -54,7 +54,7 @@ export interface ControlDef {
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Record<string, unknown>;
   repair?: boolean;
 }
 

@@ -89,7 +89,12 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
     return format === 'date' ? at.toISOString().slice(0, 10) : at.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   if ('$jobOfferId' in obj) return gen.jobOfferId(String(resolved('$jobOfferId')));
-  if ('$json' in obj) return JSON.stringify(resolved('$json'));
+  if ('$json' in obj) {
+    const text = JSON.stringify(resolved('$json'));
+    // {$json: VALUE, break: how}: the JSON of a valid value made malformed in one way, so the same value sent well
+    // formed is the probe's control.
+    return obj['break'] === undefined ? text : breakJson(text, String(resolved('break')));
+  }
   // {$base64: "id:secret"}: e.g. valid Basic credentials, to see that a Bearer-only API refuses them.
   if ('$base64' in obj) return Buffer.from(String(resolved('$base64')), 'utf8').toString('base64');
   if ('$pick' in obj) {
@@ -98,6 +103,20 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
     return Array.isArray(list) ? list.map((x) => readPath(x, String(obj['field']))) : [];
   }
   throw new TemplateError(`unknown directive ${Object.keys(obj).filter((k) => k.startsWith('$')).join(', ')}`);
+}
+
+/** Malformed JSON made from well-formed JSON text, one way per name. */
+export const JSON_BREAKS: Readonly<Record<string, (text: string) => string>> = {
+  cut: (text) => text.slice(0, -1),
+  'trailing-comma': (text) => `${text.slice(0, -1)},${text.slice(-1)}`,
+  'single-quotes': (text) => text.replace(/"/g, "'"),
+  'extra-brace': (text) => `${text}}`,
+};
+
+function breakJson(text: string, how: string): string {
+  const make = JSON_BREAKS[how];
+  if (!make) throw new TemplateError(`$json: break ${how} is none of ${Object.keys(JSON_BREAKS).join(', ')}`);
+  return make(text);
 }
 
 /** A valid create item: the factory's realistic data, run-tagged identity and references, then overrides. */
