@@ -8,6 +8,7 @@ import { attributeValueOptional } from './faults/attribute-value-optional.js';
 import { authRefusedWith400 } from './faults/auth-refused-with-400.js';
 import { basicCredentialsAccepted } from './faults/basic-credentials-accepted.js';
 import { batchErrorsWithoutData } from './faults/batch-errors-without-data.js';
+import { batchIdsRepeated } from './faults/batch-ids-repeated.js';
 import { batchStoresFirstOnly } from './faults/batch-stores-first-only.js';
 import { countAsString } from './faults/count-as-string.js';
 import { createdWithoutIds } from './faults/created-without-ids.js';
@@ -111,6 +112,7 @@ const FAULTS: readonly Persona[] = [
   authRefusedWith400,
   basicCredentialsAccepted,
   batchErrorsWithoutData,
+  batchIdsRepeated,
   batchStoresFirstOnly,
   countAsString,
   createdWithoutIds,

@@ -88,15 +88,18 @@ export const applicationStepIds = defineCheck({
 
 export const createdIds = defineCheck({
   id: 'created-ids',
-  description: 'Created application steps, activities and jobboard job offers in data carry a numeric id.',
+  description: 'Created application steps, activities and jobboard job offers in data carry a numeric id, each a different one (an id names one record).',
   clauses: ['RECORD.CREATED_IDS', 'RECORD.APPLICATION_STEP_ID'],
   run: ({ exchange, args }) => {
     const clause = typeof args['clause'] === 'string' ? args['clause'] : 'RECORD.CREATED_IDS';
     const data = bodyObject(exchange)?.['data'];
     if (!Array.isArray(data)) return [];
-    const missing = data.map((r, i) => [i, readPath(r, 'id')] as const).filter(([, id]) => typeof id !== 'number');
-    return [judge(clause, missing.length === 0, `${data.length} created record(s) carry a numeric id`,
-      `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+    const ids = data.map((r) => readPath(r, 'id'));
+    const missing = ids.map((id, i) => [i, id] as const).filter(([, id]) => typeof id !== 'number');
+    if (missing.length) return [fail(clause, `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    return [judge(clause, repeated.length === 0, `${data.length} created record(s) carry a numeric id each, all different`,
+      `${data.length} created record(s) share ids: ${show([...new Set(repeated)].slice(0, 3))} named more than once, so an id does not name the record made from one item`)];
   },
 });
 

@@ -29,6 +29,7 @@ export const examples: Examples = {
   'created-ids': [
     { verdict: 'pass', title: 'Created jobboard activities carry numeric ids.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: 1 }, { id: 2 }]) } },
     { verdict: 'fail', title: 'A created jobboard activity whose id is a string.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: '1' }]) } },
+    { verdict: 'fail', title: 'Every activity of a batch carries the id of the first.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: 7 }, { id: 7 }, { id: 7 }]) } },
   ],
   'record-matches': [
     { verdict: 'pass', title: 'The job offer read back holds what was written.', operationId: 'getJobOffer', args: { record: { reference: 'JO-1', title: 'Backend engineer' } }, answer: { status: 200, body: ok([offer]) } },
