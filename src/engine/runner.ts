@@ -430,6 +430,7 @@ export class Runner {
     const tail = rest.join('.');
     switch (head) {
       case '$status': return ex.response?.status;
+      case '$outcome': return outcomeOf(ex);
       case '$headers': return ex.response?.headers[tail.toLowerCase()];
       case '$request': return readPath({ body }, tail);
       case '$records': return readPath(stepExchanges.flatMap((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]) : [])), tail);

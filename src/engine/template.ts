@@ -3,6 +3,7 @@
 import type { Faker } from '@faker-js/faker';
 import { resourceInfo } from '../spec/index.js';
 import { readPath } from '../core/paths.js';
+import { boundaryText } from '../data/boundary.js';
 
 export type Factory = (faker: Faker, overrides?: Record<string, unknown>) => Record<string, unknown>;
 
@@ -79,6 +80,15 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
       return item;
     };
     return count === undefined ? make() : Array.from({ length: count }, make);
+  }
+  if ('$text' in obj) {
+    // {$text: scripts|edges|long, length?: n, prefix?: text}: boundary text from the run's faker (src/data/boundary.ts).
+    const length = obj['length'] === undefined ? undefined : Number(resolved('length'));
+    try {
+      return `${obj['prefix'] === undefined ? '' : String(resolved('prefix'))}${boundaryText(gen.faker, String(resolved('$text')), length)}`;
+    } catch (error) {
+      throw new TemplateError(`$text: ${(error as Error).message}`);
+    }
   }
   if ('$unique' in obj) return `${gen.runTag}-${String(resolved('$unique'))}-${gen.next()}`;
   if ('$date' in obj) {
