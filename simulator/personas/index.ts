@@ -102,6 +102,16 @@ import { singleErrorItem } from './variants/single-error-item.js';
 import { smallPages } from './variants/small-pages.js';
 import { twoChallenges } from './variants/two-challenges.js';
 import { validation422 } from './variants/validation-422.js';
+import { astralCharactersReplaced } from './faults/astral-characters-replaced.js';
+import { attributeDeleteRemovesAll } from './faults/attribute-delete-removes-all.js';
+import { attributeNamesLowercased } from './faults/attribute-names-lowercased.js';
+import { attributesPostReplaces } from './faults/attributes-post-replaces.js';
+import { largeCountsWrapped } from './faults/large-counts-wrapped.js';
+import { longTextTruncated } from './faults/long-text-truncated.js';
+import { statusFilterLoose } from './faults/status-filter-loose.js';
+import { textNormalized } from './faults/text-normalized.js';
+import { textTrimmed } from './faults/text-trimmed.js';
+import { shortTextLimit } from './variants/short-text-limit.js';
 
 export type { Persona } from './types.js';
 
@@ -168,6 +178,15 @@ const FAULTS: readonly Persona[] = [
   grantTypeRequired,
   jobOfferIdsInResponses,
   optionalFieldRefused,
+  astralCharactersReplaced,
+  attributeDeleteRemovesAll,
+  attributeNamesLowercased,
+  attributesPostReplaces,
+  largeCountsWrapped,
+  longTextTruncated,
+  statusFilterLoose,
+  textNormalized,
+  textTrimmed,
 ];
 
 const VARIANTS: readonly Persona[] = [
@@ -211,6 +230,7 @@ const VARIANTS: readonly Persona[] = [
   commaReferenceLists,
   jsonArrayReferenceLists,
   repeatOnlyReferenceLists,
+  shortTextLimit,
 ];
 
 const PERSONAS: readonly Persona[] = [...VARIANTS, ...FAULTS];
