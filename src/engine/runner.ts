@@ -206,7 +206,11 @@ export class Runner {
       const index = result.exchanges.indexOf(first);
       const judgements: Attempt['judgements'] = [];
       for (const e of [step.expect ?? []].flat()) {
-        for (const j of this.expectation(c, e, first, stepExchanges, op, body, vars, missing, setup, outcomeClause)) judgements.push({ ...j, exchange: index });
+        const block = this.expectation(c, e, first, stepExchanges, op, body, vars, missing, setup, outcomeClause);
+        // In a setup step, an answer that is not the success the block needs as its precondition (a record the run
+        // cannot address under another reading of an open point) gives the block's checks nothing to judge.
+        const unmet = setup && block.some((j) => j.check === 'expect.outcome' && j.clause === '' && !j.passed);
+        for (const j of unmet ? block.filter((x) => x.check === 'expect.outcome') : block) judgements.push({ ...j, exchange: index });
       }
       attempts.push({ encoding, request, first, stepExchanges, judgements });
       if (judgements.every((j) => j.passed)) break;
