@@ -191,9 +191,9 @@ describe('templates', () => {
 
   it('finds the one record that matches, and refuses none or several', () => {
     const vars = { created: [{ id: 1, ref: 'a' }, { id: 2, ref: 'b' }, { id: 3, ref: 'b' }] };
-    expect(resolve({ $find: '\${created}', where: { ref: 'a' }, field: 'id' }, vars, gen())).to.equal(1);
-    expect(() => resolve({ $find: '\${created}', where: { ref: 'b' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /2 record/);
-    expect(() => resolve({ $find: '\${created}', where: { ref: 'c' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /0 record/);
+    expect(resolve({ $find: '${created}', where: { ref: 'a' }, field: 'id' }, vars, gen())).to.equal(1);
+    expect(() => resolve({ $find: '${created}', where: { ref: 'b' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /2 record/);
+    expect(() => resolve({ $find: '${created}', where: { ref: 'c' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /0 record/);
   });
 
   it('makes boundary text from the seeded faker: the same seed the same text, long text exactly as long as asked', () => {
