@@ -5,7 +5,7 @@ export const batchIdsRepeated: Persona = {
   name: 'batch-ids-repeated',
   kind: 'fault',
   description: 'Every record of a batch-create answer carries the id of the first item, so the ids of the others name the wrong record.',
-  breaks: ['RECORD.CREATED_IDS', 'WRITE.READ_BACK'],
+  breaks: ['RECORD.CREATED_IDS'],
   hooks: {
     afterHandler(ctx, res) {
       if (!kindIs(ctx, 'batchCreate')) return;
