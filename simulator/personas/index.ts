@@ -8,6 +8,7 @@ import { attributeValueOptional } from './faults/attribute-value-optional.js';
 import { authRefusedWith400 } from './faults/auth-refused-with-400.js';
 import { basicCredentialsAccepted } from './faults/basic-credentials-accepted.js';
 import { batchErrorsWithoutData } from './faults/batch-errors-without-data.js';
+import { batchIdsRepeated } from './faults/batch-ids-repeated.js';
 import { batchStoresFirstOnly } from './faults/batch-stores-first-only.js';
 import { countAsString } from './faults/count-as-string.js';
 import { createdWithoutIds } from './faults/created-without-ids.js';
@@ -42,6 +43,7 @@ import { patchClearsUnspecified } from './faults/patch-clears-unspecified.js';
 import { patchEmptyRejected } from './faults/patch-empty-rejected.js';
 import { patchNotPersisted } from './faults/patch-not-persisted.js';
 import { plainText429 } from './faults/plain-text-429.js';
+import { patchWithoutBearerCheck } from './faults/patch-without-bearer-check.js';
 import { putAcceptsMissingRequired } from './faults/put-accepts-missing-required.js';
 import { putKeepsOmitted } from './faults/put-keeps-omitted.js';
 import { putNotPersisted } from './faults/put-not-persisted.js';
@@ -103,6 +105,16 @@ import { singleErrorItem } from './variants/single-error-item.js';
 import { smallPages } from './variants/small-pages.js';
 import { twoChallenges } from './variants/two-challenges.js';
 import { validation422 } from './variants/validation-422.js';
+import { astralCharactersReplaced } from './faults/astral-characters-replaced.js';
+import { attributeDeleteRemovesAll } from './faults/attribute-delete-removes-all.js';
+import { attributeNamesLowercased } from './faults/attribute-names-lowercased.js';
+import { attributesPostReplaces } from './faults/attributes-post-replaces.js';
+import { largeCountsWrapped } from './faults/large-counts-wrapped.js';
+import { longTextTruncated } from './faults/long-text-truncated.js';
+import { statusFilterLoose } from './faults/status-filter-loose.js';
+import { textNormalized } from './faults/text-normalized.js';
+import { textTrimmed } from './faults/text-trimmed.js';
+import { shortTextLimit } from './variants/short-text-limit.js';
 
 export type { Persona } from './types.js';
 
@@ -113,6 +125,7 @@ const FAULTS: readonly Persona[] = [
   authRefusedWith400,
   basicCredentialsAccepted,
   batchErrorsWithoutData,
+  batchIdsRepeated,
   batchStoresFirstOnly,
   countAsString,
   createdWithoutIds,
@@ -143,6 +156,7 @@ const FAULTS: readonly Persona[] = [
   patchClearsUnspecified,
   patchEmptyRejected,
   patchNotPersisted,
+  patchWithoutBearerCheck,
   putAcceptsMissingRequired,
   putKeepsOmitted,
   putNotPersisted,
@@ -168,6 +182,15 @@ const FAULTS: readonly Persona[] = [
   jobOfferIdsInResponses,
   optionalFieldRefused,
   plainText429,
+  astralCharactersReplaced,
+  attributeDeleteRemovesAll,
+  attributeNamesLowercased,
+  attributesPostReplaces,
+  largeCountsWrapped,
+  longTextTruncated,
+  statusFilterLoose,
+  textNormalized,
+  textTrimmed,
 ];
 
 const VARIANTS: readonly Persona[] = [
@@ -213,6 +236,7 @@ const VARIANTS: readonly Persona[] = [
   repeatOnlyReferenceLists,
   rateLimited,
   rateLimitedHttpDate,
+  shortTextLimit,
 ];
 
 const PERSONAS: readonly Persona[] = [...VARIANTS, ...FAULTS];

@@ -127,3 +127,25 @@ export function partialSuccessWith(status: number, statusText: string): Persona 
     },
   };
 }
+
+/** Fields that find a record (identities, references, dates): a persona that alters stored text leaves them alone. */
+const KEYS = new Set(['reference', 'job_offer_reference', 'application_ats_id', 'candidate_ats_id', 'mail', 'name',
+  'publication_at', 'recorded_at', 'candidate_creation_date']);
+
+/**
+ * Changes every text value a write stores (batch items, PUT and PATCH bodies, attributes and attribute values) before
+ * the handler sees it, the keys that find a record aside: a storage layer that mangles text.
+ */
+export function alterStoredText(ctx: RequestContext, alter: (text: string) => string): void {
+  if (!kindIs(ctx, 'batchCreate', 'replace', 'patch', 'attributeUpdate', 'usersReplace')) return;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return alter(value);
+    if (Array.isArray(value)) return value.map(walk);
+    if (isObject(value)) {
+      for (const [key, field] of Object.entries(value)) value[key] = KEYS.has(key) ? field : walk(field);
+      return value;
+    }
+    return value;
+  };
+  ctx.body = walk(ctx.body) as typeof ctx.body;
+}

@@ -92,7 +92,7 @@ export const partialSuccess = defineCheck({
 export const storeHolds = defineCheck({
   id: 'store-holds',
   description: 'Read back from the store (every record of the step, every page): each value of `present` is found at `field` (a dotted path, `*` for every array item), at least one of `anyOf` when given, and none of `absent`.',
-  clauses: ['BATCH.PARTIAL_SUCCESS', 'REQUEST.REQUIRED_ON_CREATE', 'REQUEST.OPTIONAL_FIELDS_ACCEPTED'],
+  clauses: ['BATCH.PARTIAL_SUCCESS', 'REQUEST.REQUIRED_ON_CREATE', 'REQUEST.OPTIONAL_FIELDS_ACCEPTED', 'AUTH.BEARER_REQUIRED', 'WRITE.READ_BACK'],
   run: (ctx) => {
     const clause = typeof ctx.args['clause'] === 'string' ? ctx.args['clause'] : 'BATCH.PARTIAL_SUCCESS';
     const field = String(ctx.args['field']);

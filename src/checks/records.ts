@@ -88,15 +88,18 @@ export const applicationStepIds = defineCheck({
 
 export const createdIds = defineCheck({
   id: 'created-ids',
-  description: 'Created application steps, activities and jobboard job offers in data carry a numeric id.',
+  description: 'Created application steps, activities and jobboard job offers in data carry a numeric id, each a different one (an id names one record).',
   clauses: ['RECORD.CREATED_IDS', 'RECORD.APPLICATION_STEP_ID'],
   run: ({ exchange, args }) => {
     const clause = typeof args['clause'] === 'string' ? args['clause'] : 'RECORD.CREATED_IDS';
     const data = bodyObject(exchange)?.['data'];
     if (!Array.isArray(data)) return [];
-    const missing = data.map((r, i) => [i, readPath(r, 'id')] as const).filter(([, id]) => typeof id !== 'number');
-    return [judge(clause, missing.length === 0, `${data.length} created record(s) carry a numeric id`,
-      `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+    const ids = data.map((r) => readPath(r, 'id'));
+    const missing = ids.map((id, i) => [i, id] as const).filter(([, id]) => typeof id !== 'number');
+    if (missing.length) return [fail(clause, `${missing.length} of ${data.length} created record(s) carry no numeric id: ${missing.slice(0, 3).map(([i, id]) => `data[${i}].id = ${show(id)}`).join(', ')}`)];
+    const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+    return [judge(clause, repeated.length === 0, `${data.length} created record(s) carry a numeric id each, all different`,
+      `${data.length} created record(s) share ids: ${show([...new Set(repeated)].slice(0, 3))} named more than once, so an id does not name the record made from one item`)];
   },
 });
 
@@ -162,3 +165,39 @@ export const fieldsCleared = defineCheck({
       `still present after a PUT without them: ${kept.map((f) => `${f}=${show(readPath(record, f), 40)}`).join(', ')}`)];
   },
 });
+
+export const roundTrip = defineCheck({
+  id: 'round-trip',
+  description: 'A value the write was accepted with reads back identical, code point for code point (dates as the same instant): the record in data (found by its identity field, else the first) holds every field of `record`. When the write was refused (`accepted` is not success) there is nothing to compare: refusing a value is legal, limits are not shown.',
+  clauses: ['WRITE.READ_BACK', 'WRITE.PATCH_PARTIAL'],
+  run: ({ exchange, args, operation }): Judgement[] => {
+    const clause = typeof args['clause'] === 'string' ? args['clause'] : 'WRITE.READ_BACK';
+    const expected = args['record'] as Record<string, unknown> | undefined;
+    if (!expected) return [fail(clause, 'round-trip needs the record written (with: { record, accepted })')];
+    if (args['accepted'] !== 'success') return [pass(clause, `the write was refused (${show(args['accepted'])}): a limit the spec leaves open, nothing stored to compare`)];
+    const data = bodyObject(exchange)?.['data'];
+    if (!Array.isArray(data)) return [];
+    const resource = String(args['resource'] ?? operation?.resource);
+    const identity = resourceInfo(resource).identity;
+    const key = expected[identity];
+    const record = key === undefined ? data[0] : data.find((r) => readPath(r, identity) === key);
+    if (!record) return [fail(clause, `the write was accepted, but no record with ${identity} ${show(key, 60)} is read back`)];
+    const diffs = compareRecord(resource, expected, record).map((d) => `${d}${describeDifference(expected, record as Record<string, unknown>, d)}`);
+    return [diffs.length ? fail(clause, `accepted, then read back otherwise: ${diffs.slice(0, 4).join('; ')}`)
+      : pass(clause, `${Object.keys(expected).length} field(s) read back code point for code point`)];
+  },
+});
+
+/** Where two texts part, for a message: their lengths in code points and the first code point that differs. */
+function describeDifference(expected: Record<string, unknown>, actual: Record<string, unknown>, diff: string): string {
+  const field = diff.split(':')[0] ?? '';
+  const a = expected[field];
+  const b = actual[field];
+  if (typeof a !== 'string' || typeof b !== 'string') return '';
+  const x = Array.from(a);
+  const y = Array.from(b);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const at = (list: string[]): string => (i < list.length ? `U+${(list[i]?.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}` : 'the end');
+  return ` (sent ${x.length} code points, read back ${y.length}; first difference at ${i}: ${at(x)} sent, ${at(y)} read back)`;
+}

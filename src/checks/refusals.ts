@@ -1,7 +1,7 @@
 // What a refused write must leave behind: nothing created, the refusal reported, the stored record as it was.
 import { resourceInfo } from '../spec/index.js';
 import { readPath } from '../core/paths.js';
-import { compareRecord } from './records.js';
+import { compareRecord, sameValue } from './records.js';
 import { bodyObject, defineCheck, fail, isSuccess, judge, pass, show, type CheckContext } from './registry.js';
 
 const clauseArg = (ctx: CheckContext, fallback: string): string => (typeof ctx.args['clause'] === 'string' ? ctx.args['clause'] : fallback);
@@ -66,10 +66,33 @@ export const unchanged = defineCheck({
   },
 });
 
+export const notApplied = defineCheck({
+  id: 'not-applied',
+  description: 'After a refused write, the record read back (found by the identity field of `record`, else the first in data) holds none of the values the write would have set: no field of `write` that differs from `record` (the record before) holds the value of `write`.',
+  clauses: ['AUTH.BEARER_REQUIRED', 'REQUEST.REFUSED_CHANGES_NOTHING'],
+  run: (ctx) => {
+    const clause = clauseArg(ctx, 'AUTH.BEARER_REQUIRED');
+    const write = ctx.args['write'] as Record<string, unknown> | undefined;
+    const before = ctx.args['record'] as Record<string, unknown> | undefined;
+    const resource = String(ctx.args['resource'] ?? ctx.operation?.resource);
+    const data = bodyObject(ctx.exchange)?.['data'];
+    if (!write || !before) return [fail(clause, 'not-applied needs the refused write and the record before it (with: { write, record })')];
+    if (!Array.isArray(data)) return [fail(clause, `no record to read back after the refused write (got ${show(bodyObject(ctx.exchange))})`)];
+    const identity = resourceInfo(resource).identity;
+    const key = before[identity];
+    const record = (key === undefined ? data[0] : data.find((r) => readPath(r, identity) === key)) as Record<string, unknown> | undefined;
+    if (!record || typeof record !== 'object') return [fail(clause, `the record ${identity} ${show(key)} is not read back after the refused write`)];
+    const changing = Object.keys(write).filter((f) => !sameValue(write[f], before[f], true));
+    const applied = changing.filter((f) => sameValue(write[f], record[f], true));
+    return [judge(clause, applied.length === 0, `none of the ${changing.length} field(s) the refused write would have changed holds its value`,
+      `the refused write was applied: ${applied.slice(0, 5).map((f) => `${f} is now ${show(record[f], 60)}`).join('; ')}`)];
+  },
+});
+
 export const notStored = defineCheck({
   id: 'not-stored',
   description: 'No record read back (every page of the step) has `field` in `values`: a refused item was not stored after all.',
-  clauses: ['REQUEST.REQUIRED_ON_CREATE', 'REQUEST.BODY_TYPES'],
+  clauses: ['REQUEST.REQUIRED_ON_CREATE', 'REQUEST.BODY_TYPES', 'AUTH.BEARER_REQUIRED'],
   run: (ctx) => {
     const clause = clauseArg(ctx, 'REQUEST.REQUIRED_ON_CREATE');
     const field = String(ctx.args['field']);

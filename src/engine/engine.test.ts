@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { planCases } from './plan.js';
 import { SuiteError, loadSuites, listSuiteFiles, type CaseDef } from './suite.js';
 import { readPath } from '../core/paths.js';
-import { resolve, TemplateError, type GenerationContext } from './template.js';
+import { JSON_BREAKS, resolve, TemplateError, type GenerationContext } from './template.js';
+import { createFaker } from '../data/factories.js';
 import { verdictOf } from '../core/results.js';
 
 function suiteFile(text: string): string {
@@ -69,6 +70,34 @@ describe('suite loader', () => {
     expect(all).to.include('unknown case ghost');
   });
 
+  it('leaves out, in an each copy, a step whose operation the item does not give, and fills the others', () => {
+    const file = suiteFile(`cases:
+  - id: demo.each
+    title: A demo case whose steps depend on the item
+    level: MUST
+    clauses: [ENVELOPE.MESSAGE]
+    tier: read-only
+    each:
+      target:
+        - { id: with-read, operation: listJobOffers, read: getJobOffer, control: { auth: default } }
+        - { id: without-read, operation: listJobboardActivities }
+    steps:
+      - name: call
+        operation: "\${each.target.operation}"
+        control: "\${each.target.control}"
+      - name: read
+        operation: "\${each.target.read}"
+        params: { id: x }
+`);
+    const cases = loadSuites([file]);
+    expect(cases.map((c) => [c.id, c.steps.map((s) => s.operation)])).to.deep.equal([
+      ['demo.each.with-read', ['listJobOffers', 'getJobOffer']],
+      ['demo.each.without-read', ['listJobboardActivities']],
+    ]);
+    expect(cases[0]?.steps[0]?.control).to.deep.equal({ auth: 'default' });
+    expect(cases[1]?.steps[0]).to.not.have.property('control');
+  });
+
   it('refuses a wrong-type item of a union field, since the union members are unknown', () => {
     const text = `cases:${okCase}    vars:\n      bad: { $invalid: application-step, wrongType: source }\n`;
     expect(problemsOf(text).join('\n')).to.include('source is a union field');
@@ -115,7 +144,7 @@ describe('templates', () => {
     return {
       faker: {} as GenerationContext['faker'],
       factories: { jobOffer: () => ({ publication_at: '2026-01-01T00:00:00Z', title: 'T', reference: 'R' }) },
-      runTag: 'rdxtest', next: () => ++n, invalidItems: new WeakSet(), anchor: new Date('2026-06-01T00:00:00Z'),
+      runTag: 'rdxtest', next: () => ++n, invalidItems: new WeakSet(), repaired: new WeakMap(), anchor: new Date('2026-06-01T00:00:00Z'),
       jobOfferId: (r) => r,
       dateFilterFormat: 'date',
     };
@@ -141,6 +170,40 @@ describe('templates', () => {
     expect(items[2]).to.not.have.property('title');
     expect(g.invalidItems.has(items[2] as object)).to.equal(true);
     expect(g.invalidItems.has(items[0] as object)).to.equal(false);
+  });
+
+  it('keeps each $invalid item as it was before it was spoiled, for a control to send', () => {
+    const g = gen();
+    const [bad] = resolve([{ $invalid: 'job-offer', omit: 'title' }], {}, g) as Record<string, unknown>[];
+    expect(bad).to.not.have.property('title');
+    expect(g.repaired.get(bad as object)).to.deep.equal({ ...bad, title: 'T' });
+  });
+
+  it('breaks JSON in each named way, so that it no longer parses while the unbroken text does', () => {
+    const value = [{ title: 'x', count: 1 }];
+    for (const how of Object.keys(JSON_BREAKS)) {
+      const text = resolve({ $json: value, break: how }, {}, gen()) as string;
+      expect(() => JSON.parse(text), how).to.throw(SyntaxError);
+    }
+    expect(JSON.parse(resolve({ $json: value }, {}, gen()) as string)).to.deep.equal(value);
+    expect(() => resolve({ $json: value, break: 'gently' }, {}, gen())).to.throw(TemplateError, /break gently/);
+  });
+
+  it('finds the one record that matches, and refuses none or several', () => {
+    const vars = { created: [{ id: 1, ref: 'a' }, { id: 2, ref: 'b' }, { id: 3, ref: 'b' }] };
+    expect(resolve({ $find: '${created}', where: { ref: 'a' }, field: 'id' }, vars, gen())).to.equal(1);
+    expect(() => resolve({ $find: '${created}', where: { ref: 'b' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /2 record/);
+    expect(() => resolve({ $find: '${created}', where: { ref: 'c' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /0 record/);
+  });
+
+  it('makes boundary text from the seeded faker: the same seed the same text, long text exactly as long as asked', () => {
+    const text = (seed: number, kind: string, length?: number): string => resolve({ $text: kind, ...(length ? { length } : {}) }, {}, { ...gen(), faker: createFaker(seed) }) as string;
+    expect(text(7, 'scripts')).to.equal(text(7, 'scripts'));
+    expect(text(7, 'scripts')).to.not.equal(text(8, 'scripts'));
+    expect(text(7, 'scripts')).to.match(/[\u{10000}-\u{10FFFF}]/u).and.include('e\u0301').and.match(/[\u0590-\u06FF]/);
+    expect(text(7, 'edges')).to.match(/^\s/).and.match(/\s$/).and.include('\\').and.include('"').and.include('<');
+    for (const n of [256, 1000, 10000]) expect(Array.from(text(7, 'long', n))).to.have.length(n);
+    expect(() => text(7, 'shouting')).to.throw(TemplateError, /unknown text kind/);
   });
 
   it('makes dates relative to the run anchor', () => {

@@ -191,7 +191,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     let counter = 0;
     const anchor = new Date(Date.UTC(startedAt.getUTCFullYear(), startedAt.getUTCMonth(), startedAt.getUTCDate()));
     const gen: GenerationContext = {
-      faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), anchor,
+      faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), repaired: new WeakMap(), anchor,
       jobOfferId: (reference) => jobOfferIds?.get(reference) ?? reference,
       dateFilterFormat: profile.declared['dateFilterFormat'] === 'date-time' ? 'date-time' : 'date',
     };

@@ -10,7 +10,7 @@ import type { Profile } from '../config/profile.js';
 import type { HttpClient, OutgoingRequest } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
-import type { CaseDef, ExpectDef, StepDef } from './suite.js';
+import type { CaseDef, ControlDef, ExpectDef, StepDef } from './suite.js';
 import { readPath } from '../core/paths.js';
 import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
 import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry, type Unlock } from '../core/results.js';
@@ -103,10 +103,17 @@ export class Runner {
       };
       for (const [name, value] of Object.entries(c.vars ?? {})) vars[name] = this.resolveValue(value, vars, missing);
       try {
+        const controls: PendingControl[] = [];
+        let completed = true;
         for (const step of c.steps.filter((s) => !s.cleanup)) {
-          const ok = await this.runStep(c, step, vars, result, missing);
-          if (!ok) break;
+          const ok = await this.runStep(c, step, vars, result, missing, controls);
+          if (!ok) {
+            completed = false;
+            break;
+          }
         }
+        // A probe that was not refused has failed already: its control has nothing left to prove.
+        if (completed) for (const pending of controls) await this.runControl(c, pending, vars, result, missing);
       } finally {
         await this.cleanUp(c, vars, result, missing);
       }
@@ -186,7 +193,7 @@ export class Runner {
   }
 
   /** Runs a step; returns false when the case must stop (a failed expectation). */
-  private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<boolean> {
+  private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Map<string, string>, controls: PendingControl[] = []): Promise<boolean> {
     const op = step.operation ? operationOf(step.operation) : undefined;
     await this.learnJobOfferIds(step, vars, missing);
     const body = step.body === undefined ? undefined : this.resolveValue(step.body, vars, missing);
@@ -209,7 +216,11 @@ export class Runner {
       const index = result.exchanges.indexOf(first);
       const judgements: Attempt['judgements'] = [];
       for (const e of [step.expect ?? []].flat()) {
-        for (const j of this.expectation(c, e, first, stepExchanges, op, body, vars, missing, setup, outcomeClause)) judgements.push({ ...j, exchange: index });
+        const block = this.expectation(c, e, first, stepExchanges, op, body, vars, missing, setup, outcomeClause);
+        // In a setup step, an answer that is not the success the block needs as its precondition (a record the run
+        // cannot address under another reading of an open point) gives the block's checks nothing to judge.
+        const unmet = setup && block.some((j) => j.check === 'expect.outcome' && j.clause === '' && !j.passed);
+        for (const j of unmet ? block.filter((x) => x.check === 'expect.outcome') : block) judgements.push({ ...j, exchange: index });
       }
       attempts.push({ encoding, request, first, stepExchanges, judgements });
       if (judgements.every((j) => j.passed)) break;
@@ -257,7 +268,55 @@ export class Runner {
       result.observations.push(...this.observe(c, key, value, result, index));
     }
     if (op) this.recordResidue(c, op, first, body, request);
-    return !judgements.some((j) => !j.passed);
+    const passed = !judgements.some((j) => !j.passed);
+    if (passed && step.control !== undefined) controls.push({ step, op, body });
+    return passed;
+  }
+
+  /**
+   * Sends the control of a negative probe: the probe's request with the one difference under test removed. It must
+   * succeed, or the refusal proved nothing: a valid write refused fails the clause a valid write rests on (as in a
+   * setup step), and any other refused control skips the case, saying so.
+   */
+  private async runControl(c: CaseDef, pending: PendingControl, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<void> {
+    const { step, op } = pending;
+    const given = (typeof step.control === 'string' ? this.resolveValue(step.control, vars, missing) : step.control) as ControlDef;
+    const { repair, body: replaced, ...fields } = given;
+    const control: StepDef = { ...step, ...fields, name: `control of ${step.name}` };
+    delete control.control;
+    let body = pending.body;
+    if (replaced !== undefined) body = this.resolveValue(replaced, vars, missing);
+    else if (repair) body = this.repaired(body);
+    if (replaced !== undefined || repair) delete control.rawBody;
+    if (fields.rawBody !== undefined) body = undefined;
+    await this.learnJobOfferIds(control, vars, missing);
+    const request = await this.buildRequest(control, op, vars, body, missing);
+    const ex = await this.send(control, request, result, `control: ${step.name}`);
+    if (ex.transportError) throw new Stop('error', `control of step "${step.name}": no answer: ${ex.transportError.message}`);
+    if (op) this.recordResidue(c, op, ex, body, request);
+    const index = result.exchanges.indexOf(ex);
+    const status = ex.response?.status;
+    const what = describeControl(given);
+    if (outcomeOf(ex) === 'success') {
+      const clause = c.clauses.find((id) => levelOf(id) !== undefined);
+      if (clause) result.assertions.push({ clause, level: levelOf(clause) as 'MUST' | 'SHOULD', passed: true, check: 'control', exchange: index,
+        message: `control: the same request ${what} succeeded with ${status}, so the refusal of "${step.name}" was for the difference under test` });
+      return;
+    }
+    const clause = this.setupClause(control, op, body);
+    if (clause && levelOf(clause) === 'MUST') {
+      result.assertions.push({ clause, level: 'MUST', passed: false, check: 'control', exchange: index,
+        message: `control of "${step.name}": the same request ${what}, a valid write, was refused with ${status}: ${describeBody(ex)}` });
+      return;
+    }
+    const why = `the control of step "${step.name}" (the same request ${what}) was refused too, with ${status}: ${describeBody(ex)}; so the probe's refusal proves nothing`;
+    throw new Stop('skip', why, { unlock: 'a control that succeeds', how: `${why}. Make the control request succeed (e.g. the record it names must exist and be writable)` });
+  }
+
+  /** The body with every $invalid item as it was before it was spoiled. */
+  private repaired(body: unknown): unknown {
+    const fix = (item: unknown): unknown => (item && typeof item === 'object' ? this.deps.gen.repaired.get(item) ?? item : item);
+    return Array.isArray(body) ? body.map(fix) : fix(body);
   }
 
   /** The clause a setup step's outcome expectation judges: a valid write the spec says succeeds (SETUP_CLAUSE). */
@@ -385,6 +444,7 @@ export class Runner {
     const tail = rest.join('.');
     switch (head) {
       case '$status': return ex.response?.status;
+      case '$outcome': return outcomeOf(ex);
       case '$headers': return ex.response?.headers[tail.toLowerCase()];
       case '$request': return readPath({ body }, tail);
       case '$records': return readPath(stepExchanges.flatMap((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]) : [])), tail);
@@ -615,6 +675,26 @@ function appendList(params: URLSearchParams, name: string, values: string[], enc
   else if (encoding === 'brackets') for (const v of values) params.append(`${name}[]`, v);
   else if (encoding === 'comma') params.append(name, values.join(','));
   else params.append(name, JSON.stringify(values));
+}
+
+/** A probe that was refused, waiting for its control to be sent at the end of the case. */
+interface PendingControl {
+  step: StepDef;
+  op: Operation | undefined;
+  /** The body the probe sent, as resolved (a control sends the same values). */
+  body: unknown;
+}
+
+/** What a control changes of its probe, for messages. */
+function describeControl(control: ControlDef): string {
+  const parts = [
+    control.auth ? `with ${control.auth === 'default' ? "the run's bearer token" : `auth ${control.auth}`}` : '',
+    control.repair ? 'with the invalid items as they were before they were spoiled' : '',
+    control.body !== undefined || control.rawBody !== undefined ? 'with a well-formed, valid body' : '',
+    control.params !== undefined ? 'naming a record the run created' : '',
+    control.query !== undefined ? 'with another query' : '',
+  ].filter(Boolean);
+  return parts.join(' and ') || 'as sent';
 }
 
 /** One sending of a step's request (one per list encoding tried) with its judged expectations. */

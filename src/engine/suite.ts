@@ -39,8 +39,24 @@ export interface StepDef {
   /** The list encoding of query arrays for this step (a template, e.g. one captured as $listEncoding). */
   listEncoding?: string;
   expect?: ExpectDef | ExpectDef[];
+  /**
+   * The control of a negative probe: the same request with the one difference under test removed (these fields in
+   * place of the step's), sent at the end of the case, after the read-backs; it must succeed, or the refusal proved
+   * nothing. `repair: true` sends the body with every $invalid item as it was before it was spoiled.
+   */
+  control?: ControlDef;
   capture?: Record<string, string>;
   observe?: Record<string, string | { from?: string; includes?: unknown; equals?: unknown; map?: Record<string, unknown>; otherwise?: unknown }>;
+}
+
+export interface ControlDef {
+  auth?: StepDef['auth'];
+  authHeader?: string;
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  rawBody?: string | Record<string, unknown>;
+  repair?: boolean;
 }
 
 export interface CaseDef {
@@ -160,10 +176,16 @@ function expandEach(c: RawCase): Omit<CaseDef, 'file' | 'line' | 'endpoints'>[] 
   if (!c.each) return [c];
   const [name, items] = Object.entries(c.each)[0] as [string, Record<string, unknown>[]];
   const { each: _, ...rest } = c;
+  const itemField = new RegExp(`^\\$\\{each\\.${name}\\.(\\w+)\\}$`);
   return items.map((item) => {
+    // A step whose operation is the item's, where the item gives none, is not for this item: it is left out.
+    const steps = rest.steps.filter((s) => {
+      const field = typeof s.operation === 'string' ? itemField.exec(s.operation)?.[1] : undefined;
+      return field === undefined || item[field] !== undefined;
+    });
     const fill = (v: unknown): unknown => {
       if (typeof v === 'string') {
-        const whole = new RegExp(`^\\$\\{each\\.${name}\\.(\\w+)\\}$`).exec(v);
+        const whole = itemField.exec(v);
         if (whole?.[1]) return item[whole[1]];
         return v.replace(new RegExp(`\\$\\{each\\.${name}\\.(\\w+)\\}`, 'g'), (_m, f: string) => String(item[f] ?? ''));
       }
@@ -171,7 +193,7 @@ function expandEach(c: RawCase): Omit<CaseDef, 'file' | 'line' | 'endpoints'>[] 
       if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => fill(x) !== undefined).map(([k, x]) => [k, fill(x)]));
       return v;
     };
-    return { ...(fill(rest) as Omit<CaseDef, 'file' | 'line' | 'endpoints'>), id: `${c.id}.${String(item['id'])}` };
+    return { ...(fill({ ...rest, steps }) as Omit<CaseDef, 'file' | 'line' | 'endpoints'>), id: `${c.id}.${String(item['id'])}` };
   });
 }
 

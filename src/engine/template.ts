@@ -3,6 +3,7 @@
 import type { Faker } from '@faker-js/faker';
 import { resourceInfo } from '../spec/index.js';
 import { readPath } from '../core/paths.js';
+import { boundaryText } from '../data/boundary.js';
 
 export type Factory = (faker: Faker, overrides?: Record<string, unknown>) => Record<string, unknown>;
 
@@ -15,6 +16,8 @@ export interface GenerationContext {
   next(): number;
   /** Items made by $invalid, so oracles know which batch items should fail. */
   invalidItems: WeakSet<object>;
+  /** Each $invalid item as it was before it was spoiled: a control step sends it (`control: { repair: true }`). */
+  repaired: WeakMap<object, Record<string, unknown>>;
   /** Anchor date for relative dates (fixed per run so a seed gives the same data). */
   anchor: Date;
   /** How {id} of an ATS job offer is written, given its reference. */
@@ -78,6 +81,15 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
     };
     return count === undefined ? make() : Array.from({ length: count }, make);
   }
+  if ('$text' in obj) {
+    // {$text: scripts|edges|long, length?: n, prefix?: text}: boundary text from the run's faker (src/data/boundary.ts).
+    const length = obj['length'] === undefined ? undefined : Number(resolved('length'));
+    try {
+      return `${obj['prefix'] === undefined ? '' : String(resolved('prefix'))}${boundaryText(gen.faker, String(resolved('$text')), length)}`;
+    } catch (error) {
+      throw new TemplateError(`$text: ${(error as Error).message}`);
+    }
+  }
   if ('$unique' in obj) return `${gen.runTag}-${String(resolved('$unique'))}-${gen.next()}`;
   if ('$date' in obj) {
     // {$date: -30, format: date|date-time|filter}: days from the run's anchor; `filter` is the date-filter format.
@@ -87,7 +99,12 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
     return format === 'date' ? at.toISOString().slice(0, 10) : at.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   if ('$jobOfferId' in obj) return gen.jobOfferId(String(resolved('$jobOfferId')));
-  if ('$json' in obj) return JSON.stringify(resolved('$json'));
+  if ('$json' in obj) {
+    const text = JSON.stringify(resolved('$json'));
+    // {$json: VALUE, break: how}: the JSON of a valid value made malformed in one way, so the same value sent well
+    // formed is the probe's control.
+    return obj['break'] === undefined ? text : breakJson(text, String(resolved('break')));
+  }
   // {$form: {name: value}}: an application/x-www-form-urlencoded body, each value encoded (a secret with & or + in it).
   if ('$form' in obj) {
     const fields = resolved('$form');
@@ -96,12 +113,35 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
   }
   // {$base64: "id:secret"}: e.g. valid Basic credentials, to see that a Bearer-only API refuses them.
   if ('$base64' in obj) return Buffer.from(String(resolved('$base64')), 'utf8').toString('base64');
+  if ('$find' in obj) {
+    // {$find: "${created}", where: {field: value}, field: id}: a field of the one record of a list that matches,
+    // e.g. the id a batch answer gave the record made from one item (data has no documented order).
+    const list = resolved('$find');
+    const where = (resolved('where') ?? {}) as Record<string, unknown>;
+    const found = Array.isArray(list) ? list.filter((r) => Object.entries(where).every(([k, v]) => readPath(r, k) === v)) : [];
+    if (found.length !== 1) throw new TemplateError(`$find: ${found.length} record(s) match ${JSON.stringify(where)}, not one`);
+    return readPath(found[0], String(obj['field']));
+  }
   if ('$pick' in obj) {
     // {$pick: "${records}", field: reference}: the field of every item of a list.
     const list = resolved('$pick');
     return Array.isArray(list) ? list.map((x) => readPath(x, String(obj['field']))) : [];
   }
   throw new TemplateError(`unknown directive ${Object.keys(obj).filter((k) => k.startsWith('$')).join(', ')}`);
+}
+
+/** Malformed JSON made from well-formed JSON text, one way per name. */
+export const JSON_BREAKS: Readonly<Record<string, (text: string) => string>> = {
+  cut: (text) => text.slice(0, -1),
+  'trailing-comma': (text) => `${text.slice(0, -1)},${text.slice(-1)}`,
+  'single-quotes': (text) => text.replace(/"/g, "'"),
+  'extra-brace': (text) => `${text}}`,
+};
+
+function breakJson(text: string, how: string): string {
+  const make = JSON_BREAKS[how];
+  if (!make) throw new TemplateError(`$json: break ${how} is none of ${Object.keys(JSON_BREAKS).join(', ')}`);
+  return make(text);
 }
 
 /** A valid create item: the factory's realistic data, run-tagged identity and references, then overrides. */
@@ -121,6 +161,7 @@ function makeItem(resource: string, overrides: Record<string, unknown>, gen: Gen
 /** Turns a valid item into an invalid one: a required field left out, or a field of another type. */
 function spoil(item: Record<string, unknown>, resource: string, obj: Record<string, unknown>, gen: GenerationContext): void {
   const info = resourceInfo(resource);
+  gen.repaired.set(item, structuredClone(item));
   if (typeof obj['omit'] === 'string') delete item[obj['omit']];
   if (typeof obj['wrongType'] === 'string') {
     const field = info.fields.find((f) => f.name === obj['wrongType']);

@@ -29,6 +29,12 @@ export const examples: Examples = {
   'created-ids': [
     { verdict: 'pass', title: 'Created jobboard activities carry numeric ids.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: 1 }, { id: 2 }]) } },
     { verdict: 'fail', title: 'A created jobboard activity whose id is a string.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: '1' }]) } },
+    { verdict: 'fail', title: 'Every activity of a batch carries the id of the first.', operationId: 'batchCreateJobboardActivities', answer: { status: 201, body: ok([{ id: 7 }, { id: 7 }, { id: 7 }]) } },
+  ],
+  'round-trip': [
+    { verdict: 'pass', title: 'A title with a combining mark reads back as sent.', operationId: 'listJobOffers', args: { accepted: 'success', record: { reference: 'JO-1', title: 'Caf\u0065\u0301' } }, answer: { status: 200, body: { message: 'ok', data: [{ ...offer, title: 'Caf\u0065\u0301' }], meta: { next_link: null } } } },
+    { verdict: 'pass', title: 'A 10,000-character title refused with an error body: a limit, nothing to compare.', operationId: 'listJobOffers', args: { accepted: 'failure', record: { reference: 'JO-1', title: 'x'.repeat(10_000) } }, answer: { status: 200, body: { message: 'ok', data: [], meta: { next_link: null } } } },
+    { verdict: 'fail', title: 'The accepted title comes back normalised (NFC): another code point sequence.', operationId: 'listJobOffers', args: { accepted: 'success', record: { reference: 'JO-1', title: 'Caf\u0065\u0301' } }, answer: { status: 200, body: { message: 'ok', data: [{ ...offer, title: 'Caf\u00e9' }], meta: { next_link: null } } } },
   ],
   'record-matches': [
     { verdict: 'pass', title: 'The job offer read back holds what was written.', operationId: 'getJobOffer', args: { record: { reference: 'JO-1', title: 'Backend engineer' } }, answer: { status: 200, body: ok([offer]) } },

@@ -18,6 +18,10 @@ export const examples: Examples = {
     { verdict: 'pass', title: 'After a refused PUT the job offer still holds its title.', operationId: 'getJobOffer', args: { record: { reference: 'JO-1', title: 'Backend engineer' } }, answer: { status: 200, body: { message: 'ok', data: [offer] } } },
     { verdict: 'fail', title: 'The refused PUT changed the title after all.', operationId: 'getJobOffer', args: { record: { reference: 'JO-1', title: 'Backend engineer' } }, answer: { status: 200, body: { message: 'ok', data: [{ ...offer, title: '' }] } } },
   ],
+  'not-applied': [
+    { verdict: 'pass', title: 'After a PATCH refused for want of a token, the title is as it was.', operationId: 'getJobOffer', args: { write: { title: 'Retitled' }, record: offer }, answer: { status: 200, body: { message: 'ok', data: [offer] } } },
+    { verdict: 'fail', title: 'The PATCH refused for want of a token was applied all the same.', operationId: 'getJobOffer', args: { write: { title: 'Retitled' }, record: offer }, answer: { status: 200, body: { message: 'ok', data: [{ ...offer, title: 'Retitled' }] } } },
+  ],
   'not-stored': [
     { verdict: 'pass', title: 'Read back: the refused item is nowhere.', operationId: 'listJobOffers', args: { field: 'reference', values: ['JO-2'] }, answer: { status: 200, body: { message: 'ok', data: [offer], meta: { next_link: null } } } },
     { verdict: 'fail', title: 'Read back: the refused item was stored.', operationId: 'listJobOffers', args: { field: 'reference', values: ['JO-2'] }, answer: { status: 200, body: { message: 'ok', data: [offer, { reference: 'JO-2' }], meta: { next_link: null } } } },
