@@ -89,8 +89,8 @@ describe('target profile', () => {
     expect(loadProfile({ config: file, baseUrl: 'http://flag.example' }, env).baseUrl).to.equal('http://flag.example');
   });
 
-  it('says which line holds an unknown field or an unknown declared key', () => {
-    const file = write('baseUrl: http://x\ncolour: red\ndeclared:\n  pageSze: 10\n');
+  it('says which line holds an unknown field or an unknown declared key: the key\'s own line, apart from the file path', () => {
+    const file = write('baseUrl: http://x\ncolour:\n  shade: red\ndeclared:\n  pageSze: 10\n');
     let message = '';
     try {
       readConfigFile(file, {});
@@ -98,13 +98,16 @@ describe('target profile', () => {
       expect(error).to.be.instanceOf(UsageError);
       message = (error as Error).message;
     }
-    expect(message).to.match(/rdx\.config\.yaml:\d+: \(file\): unknown field colour|rdx\.config\.yaml:2: .*colour/);
-    expect(message).to.match(/rdx\.config\.yaml:4: \/declared\/pageSze: unknown key/);
+    // The key's line (2), not its value's below it (3).
+    expect(message).to.include(`${file}:2: colour: unknown field colour`);
+    expect(message).to.include(`${file}:5: declared.pageSze: unknown key pageSze`);
+    expect(message).to.not.include(`${file}.`);
   });
 
   it('names a missing environment variable', () => {
-    const file = write('credentials:\n  clientSecret: ${env:RDX_NOPE_SECRET}\n');
-    expect(() => readConfigFile(file, {})).to.throw(UsageError, /RDX_NOPE_SECRET is not set/);
+    const file = write('baseUrl: http://x\ncredentials:\n  clientSecret: ${env:RDX_NOPE_SECRET}\nfixtures:\n  atsJobOfferIds: ["1", "${env:RDX_NOPE_ID}"]\n');
+    expect(() => readConfigFile(file, {})).to.throw(UsageError, `${file}:3: credentials.clientSecret: environment variable RDX_NOPE_SECRET is not set`);
+    expect(() => readConfigFile(file, {})).to.throw(UsageError, `${file}:5: fixtures.atsJobOfferIds[1]: environment variable RDX_NOPE_ID is not set`);
   });
 
   it('refuses a base URL that is not http(s)', () => {
