@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
 import { readConfigFile, loadProfile } from '../config/profile.js';
+import { profileTemplate } from './commands/init.js';
+import { idSourceProblem, idSourcesOf } from '../engine/id-sources.js';
 import { UsageError } from '../errors.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
@@ -69,6 +71,43 @@ describe('rdx CLI', function () {
     const profile = loadProfile({ config: file }, { RDX_CLIENT_ID: 'acme', RDX_CLIENT_SECRET: 'shh' }, dir);
     expect(profile.clientId).to.equal('acme');
     expect(profile.baseUrl).to.equal('https://staging.example.com/api');
+  });
+
+  it('writes the id sources, commented, with an example of each form that loads and passes the run\'s checks once uncommented', () => {
+    const template = profileTemplate();
+    const start = template.indexOf('\n# idSources:\n');
+    expect(start, 'the template has an idSources section').to.be.greaterThan(0);
+    const end = template.indexOf('\n\n', start + 1);
+    // Uncomment the section: "# x" at the start of a line becomes "x"; its own comments ("  # …") stay comments.
+    const section = template.slice(start, end).replace(/^# ?/gm, '');
+    for (const form of ['file:', 'command:', 'url:']) expect(section, form).to.include(form);
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-init-ids-'));
+    const file = join(dir, 'rdx.config.yaml');
+    writeFileSync(file, template.slice(0, start) + section + template.slice(end));
+    const profile = loadProfile({ config: file }, { RDX_CLIENT_ID: 'acme', RDX_CLIENT_SECRET: 'shh' }, dir);
+    const sources = idSourcesOf(profile);
+    expect(Object.keys(sources).sort()).to.deep.equal(['application-step', 'job-offer', 'jobboard-activity', 'jobboard-job-offer']);
+    for (const [resource, source] of Object.entries(sources)) {
+      expect(idSourceProblem(source, profile.baseUrl, resource as keyof typeof sources), resource).to.equal(undefined);
+    }
+  });
+
+  it('validate on a profile checks it as a profile and says how to run it; its errors are file:line: key.path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-validate-profile-'));
+    expect(rdx(['init'], {}, dir).code).to.equal(0);
+    const ok = rdx(['validate', 'rdx.config.yaml'], {}, dir);
+    expect(ok.code, ok.stderr).to.equal(0);
+    expect(ok.stdout).to.include('ok: rdx.config.yaml is a target profile').and.include('rdx run --config rdx.config.yaml');
+    // The run's variables are set where it runs: here they are a note, not an error.
+    if (process.env['RDX_CLIENT_SECRET'] === undefined) expect(ok.stdout).to.include('note: RDX_CLIENT_SECRET is not set here');
+    expect(ok.stdout).to.not.include('case(s)');
+    // A profile by another name is recognised by its keys.
+    const other = join(dir, 'staging.yaml');
+    writeFileSync(other, 'baseUrl: http://127.0.0.1:1\ncredentials:\n  clientId: x\n  clientSecrt: y\n');
+    const bad = rdx(['validate', other], {}, dir);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include(`${other}:4: credentials.clientSecrt: unknown field clientSecrt: did you mean \`clientSecret\`?`);
+    expect(bad.stderr).to.not.match(/\/cases|case\(s\)/);
   });
 });
 
