@@ -28,8 +28,10 @@ if (report?.format !== 'rdx-report/1') {
 // Markdown tables break on pipes and newlines that a target's messages may contain.
 const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
 const s = report.summary;
+// The run's verdict as the harness words it (an INCOMPLETE run is not a failed one); reports of old harnesses have none.
+const VERDICT_WORDS = { CONFORMANT: 'CONFORMANT', INCOMPLETE: 'INCOMPLETE', KNOWN_FAILURES: 'KNOWN FAILURES', NOT_CONFORMANT: 'NOT CONFORMANT' };
 const lines = [
-  `### RDX conformance: ${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}`,
+  `### RDX conformance: ${VERDICT_WORDS[s.verdict] ?? (s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT')}`,
   '',
   `${s.mustFailures} MUST failure(s), ${s.errors} error(s) · ${Object.entries(s.byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}`,
   '',
