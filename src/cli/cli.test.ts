@@ -149,6 +149,13 @@ describe('target profile', () => {
     expect(() => readConfigFile(file, {})).to.throw(UsageError, `${file}:5: fixtures.atsJobOfferIds[1]: environment variable RDX_NOPE_ID is not set`);
   });
 
+  it('reads atsJobOfferIdSource as idSources.atsJobOffer, and refuses both at once at the older key\'s line', () => {
+    const old = write('atsJobOfferIdSource:\n  file: /tmp/ids.jsonl\n');
+    expect(idSourcesOf(loadProfile({ config: old }, {}))).to.deep.equal({ 'job-offer': { file: '/tmp/ids.jsonl' } });
+    const both = write('idSources:\n  atsJobOffer:\n    file: /tmp/a.jsonl\natsJobOfferIdSource:\n  file: /tmp/b.jsonl\n');
+    expect(() => readConfigFile(both, {})).to.throw(UsageError, `${both}:4: atsJobOfferIdSource: give the ATS job offers' id source once`);
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => loadProfile({ baseUrl: 'ftp://x' }, {}, tmpdir())).to.throw(UsageError, /not an http\(s\) URL/);
   });
