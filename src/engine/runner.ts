@@ -14,7 +14,7 @@ import type { CaseDef, ExpectDef, StepDef } from './suite.js';
 import { readPath } from '../core/paths.js';
 import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
 import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry, type Unlock } from '../core/results.js';
-import { aRecord, describeKey, idSourceKey, idSourceUnlock, idValue, isIdSourceResource, keyFields, matchesKey, type IdSourceSet, type RecordKey } from './id-sources.js';
+import { aRecord, describeKey, idSourceKey, idSourceUnlock, idValue, isIdSourceResource, matchesKey, type IdSourceSet, type RecordKey } from './id-sources.js';
 import { notRunBecause, unlockOf } from './verdict.js';
 
 export interface RunnerDeps {
@@ -329,15 +329,14 @@ export class Runner {
       return { why: this.deps.secrets.scrub(got.problem), unlock: this.scrubbed(got.unlock) };
     }
     return {
-      why: `step "${step.name}" created ${aRecord(resource)} (${describeKey(key)}) and nothing showed its id: the answer has no data${listed ? `, ${listed}` : ''}, and the profile gives no ${idSourceKey(resource)}`,
+      why: `step "${step.name}" created ${aRecord(resource)} (${describeKey(key)}) and nothing showed its id: ${records.length ? 'the answer\'s data gave none for it' : 'the answer has no data'}${listed ? `, ${listed}` : ''}, and the profile gives no ${idSourceKey(resource)}`,
       unlock: idSourceUnlock(resource),
     };
   }
 
   /** A create item's key: the fields that name the record it creates (spec/schemas x-rdx-id-key). */
   private keyOf(resource: string, item: Record<string, unknown>): RecordKey {
-    const fields = isIdSourceResource(resource) ? keyFields(resource) : [resourceInfo(resource).identity];
-    return Object.fromEntries(fields.map((f) => [f, String(item[f] ?? '')]));
+    return Object.fromEntries(resourceInfo(resource).idKey.map((f) => [f, String(item[f] ?? '')]));
   }
 
   /** The id of the one listed record with the key, asking the list filtered by the key fields it takes. */
