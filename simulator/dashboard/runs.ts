@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolvedOptions } from '../options.js';
-import type { ConformanceOutcome, ConformanceRunner } from '../../src/core/conformance.js';
+import type { ConformanceOutcome, ConformanceRunner, IdSources } from '../../src/core/conformance.js';
 import type { RunVerdict, ToComplete } from '../../src/core/report.js';
 import { VERDICT_WORDS, verdictLine } from '../../src/core/verdict.js';
 
@@ -170,7 +170,7 @@ export class Runs {
       // What a vendor behaving like the active variants would declare, so their readings are compared, not guessed.
       const variants = options.personas.filter((p) => p.kind === 'variant');
       const declared = Object.assign({}, ...variants.map((p) => p.declared ?? {})) as Record<string, unknown>;
-      const idSource = variants.find((p) => p.profile?.atsJobOfferIdSource)?.profile?.atsJobOfferIdSource;
+      const idSources = Object.assign({}, ...variants.map((p) => p.profile?.idSources ?? {})) as IdSources;
       const report = await runner({
         baseUrl: this.host.baseUrl(),
         clientId: options.clientId,
@@ -178,10 +178,10 @@ export class Runs {
         seed: this.host.seed(),
         declared,
         expiredToken: this.host.expiredToken(),
-        // The dashboard's run is complete: the simulator names a seeded job offer, and says how the ids of the job
-        // offers the run creates are learned where a variant hides them.
+        // The dashboard's run is complete: the simulator names a seeded job offer, and says how the ids of the
+        // records the run creates are learned where a variant hides them.
         atsJobOfferIds: this.host.atsJobOfferFixtureIds(),
-        ...(idSource ? { atsJobOfferIdSource: idSource } : {}),
+        ...(Object.keys(idSources).length ? { idSources } : {}),
       });
       Object.assign(run, { state: 'done', card: runCard(report), reportId: report.runId });
       if (!this.closed && REPORT_ID.test(report.runId)) {

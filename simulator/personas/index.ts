@@ -86,6 +86,7 @@ import { jsonOnlyToken } from './variants/json-only-token.js';
 import { lenientRequests } from './variants/lenient-requests.js';
 import { lowercaseTokenType } from './variants/lowercase-token-type.js';
 import { messageOnlyBatch } from './variants/message-only-batch.js';
+import { messageOnlyWithIdLogs } from './variants/message-only-with-id-logs.js';
 import { newestFirst } from './variants/newest-first.js';
 import { nullOptionalFields } from './variants/null-optional-fields.js';
 import { numericIdsWithIdLog } from './variants/numeric-ids-with-id-log.js';
@@ -214,6 +215,7 @@ const VARIANTS: readonly Persona[] = [
   lenientRequests,
   lowercaseTokenType,
   messageOnlyBatch,
+  messageOnlyWithIdLogs,
   newestFirst,
   nullOptionalFields,
   numericIdsWithIdLog,

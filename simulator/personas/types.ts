@@ -19,6 +19,7 @@
 import type { PersonaOptions } from '../settings.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../context.js';
 import type { Store } from '../store.js';
+import type { IdSources } from '../../src/core/conformance.js';
 
 export type { AuthVerdict, RawResponse, RequestContext, SimResponse };
 export type { JsonObject, Stage } from '../context.js';
@@ -56,9 +57,9 @@ export interface Persona {
   atsJobOfferId?(store: Store, reference: string): string | undefined;
   /**
    * What a vendor behaving like this variant puts in its profile besides `declared` (the self-check and the
-   * dashboard apply it with the declarations): how the harness learns the {id} of a job offer it creates.
+   * dashboard apply it with the declarations): how the harness learns the {id} of the records it creates.
    */
-  profile?: { atsJobOfferIdSource?: { command: string } | { file: string } | { url: string } };
+  profile?: { idSources?: IdSources };
   options?: PersonaOptions;
   hooks: PersonaHooks;
 }

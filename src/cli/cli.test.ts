@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
 import { readConfigFile, loadProfile } from '../config/profile.js';
+import { profileTemplate } from './commands/init.js';
+import { idSourceProblem, idSourcesOf } from '../engine/id-sources.js';
 import { UsageError } from '../errors.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
@@ -70,6 +72,43 @@ describe('rdx CLI', function () {
     expect(profile.clientId).to.equal('acme');
     expect(profile.baseUrl).to.equal('https://staging.example.com/api');
   });
+
+  it('writes the id sources, commented, with an example of each form that loads and passes the run\'s checks once uncommented', () => {
+    const template = profileTemplate();
+    const start = template.indexOf('\n# idSources:\n');
+    expect(start, 'the template has an idSources section').to.be.greaterThan(0);
+    const end = template.indexOf('\n\n', start + 1);
+    // Uncomment the section: "# x" at the start of a line becomes "x"; its own comments ("  # …") stay comments.
+    const section = template.slice(start, end).replace(/^# ?/gm, '');
+    for (const form of ['file:', 'command:', 'url:']) expect(section, form).to.include(form);
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-init-ids-'));
+    const file = join(dir, 'rdx.config.yaml');
+    writeFileSync(file, template.slice(0, start) + section + template.slice(end));
+    const profile = loadProfile({ config: file }, { RDX_CLIENT_ID: 'acme', RDX_CLIENT_SECRET: 'shh' }, dir);
+    const sources = idSourcesOf(profile);
+    expect(Object.keys(sources).sort()).to.deep.equal(['application-step', 'job-offer', 'jobboard-activity', 'jobboard-job-offer']);
+    for (const [resource, source] of Object.entries(sources)) {
+      expect(idSourceProblem(source, profile.baseUrl, resource as keyof typeof sources), resource).to.equal(undefined);
+    }
+  });
+
+  it('validate on a profile checks it as a profile and says how to run it; its errors are file:line: key.path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-validate-profile-'));
+    expect(rdx(['init'], {}, dir).code).to.equal(0);
+    const ok = rdx(['validate', 'rdx.config.yaml'], {}, dir);
+    expect(ok.code, ok.stderr).to.equal(0);
+    expect(ok.stdout).to.include('ok: rdx.config.yaml is a target profile').and.include('rdx run --config rdx.config.yaml');
+    // The run's variables are set where it runs: here they are a note, not an error.
+    if (process.env['RDX_CLIENT_SECRET'] === undefined) expect(ok.stdout).to.include('note: RDX_CLIENT_SECRET is not set here');
+    expect(ok.stdout).to.not.include('case(s)');
+    // A profile by another name is recognised by its keys.
+    const other = join(dir, 'staging.yaml');
+    writeFileSync(other, 'baseUrl: http://127.0.0.1:1\ncredentials:\n  clientId: x\n  clientSecrt: y\n');
+    const bad = rdx(['validate', other], {}, dir);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.include(`${other}:4: credentials.clientSecrt: unknown field clientSecrt: did you mean \`clientSecret\`?`);
+    expect(bad.stderr).to.not.match(/\/cases|case\(s\)/);
+  });
 });
 
 describe('target profile', () => {
@@ -89,8 +128,8 @@ describe('target profile', () => {
     expect(loadProfile({ config: file, baseUrl: 'http://flag.example' }, env).baseUrl).to.equal('http://flag.example');
   });
 
-  it('says which line holds an unknown field or an unknown declared key', () => {
-    const file = write('baseUrl: http://x\ncolour: red\ndeclared:\n  pageSze: 10\n');
+  it('says which line holds an unknown field or an unknown declared key: the key\'s own line, apart from the file path', () => {
+    const file = write('baseUrl: http://x\ncolour:\n  shade: red\ndeclared:\n  pageSze: 10\n');
     let message = '';
     try {
       readConfigFile(file, {});
@@ -98,13 +137,23 @@ describe('target profile', () => {
       expect(error).to.be.instanceOf(UsageError);
       message = (error as Error).message;
     }
-    expect(message).to.match(/rdx\.config\.yaml:\d+: \(file\): unknown field colour|rdx\.config\.yaml:2: .*colour/);
-    expect(message).to.match(/rdx\.config\.yaml:4: \/declared\/pageSze: unknown key/);
+    // The key's line (2), not its value's below it (3).
+    expect(message).to.include(`${file}:2: colour: unknown field colour`);
+    expect(message).to.include(`${file}:5: declared.pageSze: unknown key pageSze`);
+    expect(message).to.not.include(`${file}.`);
   });
 
   it('names a missing environment variable', () => {
-    const file = write('credentials:\n  clientSecret: ${env:RDX_NOPE_SECRET}\n');
-    expect(() => readConfigFile(file, {})).to.throw(UsageError, /RDX_NOPE_SECRET is not set/);
+    const file = write('baseUrl: http://x\ncredentials:\n  clientSecret: ${env:RDX_NOPE_SECRET}\nfixtures:\n  atsJobOfferIds: ["1", "${env:RDX_NOPE_ID}"]\n');
+    expect(() => readConfigFile(file, {})).to.throw(UsageError, `${file}:3: credentials.clientSecret: environment variable RDX_NOPE_SECRET is not set`);
+    expect(() => readConfigFile(file, {})).to.throw(UsageError, `${file}:5: fixtures.atsJobOfferIds[1]: environment variable RDX_NOPE_ID is not set`);
+  });
+
+  it('reads atsJobOfferIdSource as idSources.atsJobOffer, and refuses both at once at the older key\'s line', () => {
+    const old = write('atsJobOfferIdSource:\n  file: /tmp/ids.jsonl\n');
+    expect(idSourcesOf(loadProfile({ config: old }, {}))).to.deep.equal({ 'job-offer': { file: '/tmp/ids.jsonl' } });
+    const both = write('idSources:\n  atsJobOffer:\n    file: /tmp/a.jsonl\natsJobOfferIdSource:\n  file: /tmp/b.jsonl\n');
+    expect(() => readConfigFile(both, {})).to.throw(UsageError, `${both}:4: atsJobOfferIdSource: give the ATS job offers' id source once`);
   });
 
   it('refuses a base URL that is not http(s)', () => {

@@ -38,7 +38,7 @@ export function conformanceRunner(): ConformanceRunner {
         seed: request.seed,
         declared: request.declared,
         fixtures: { expiredToken: request.expiredToken, atsJobOfferIds: request.atsJobOfferIds },
-        ...(request.atsJobOfferIdSource ? { atsJobOfferIdSource: request.atsJobOfferIdSource } : {}),
+        ...(request.idSources ? { idSources: request.idSources } : {}),
         // The simulator's data is its own, reset at will: the irreversible tier runs too, so the run is complete.
         allowIrreversible: true,
       },

@@ -86,18 +86,28 @@ export async function cliMarkdown(): Promise<string> {
 
 /** docs/profile.md's generated block: every key of the profile schema, then every `declared:` key of the register. */
 export function profileMarkdown(): string {
-  interface Prop { type?: string; description?: string; minimum?: number; maximum?: number; items?: { type?: string }; properties?: Record<string, Prop> }
-  const schema = readProfileSchema() as { properties: Record<string, Prop> };
+  interface Prop { type?: string; description?: string; minimum?: number; maximum?: number; items?: { type?: string }; properties?: Record<string, Prop>; $ref?: string }
+  const schema = readProfileSchema() as { properties: Record<string, Prop>; $defs?: Record<string, Prop> };
   const rows: string[] = [];
+  const seenRefs = new Set<string>();
   const walk = (props: Record<string, Prop>, prefix: string): void => {
-    for (const [name, p] of Object.entries(props)) {
+    const shared: Record<string, Prop>[] = [];
+    for (const [name, given] of Object.entries(props)) {
       const key = `${prefix}${name}`;
+      // A shared definition (idSources.*): its type here, its keys once, as `<parent>.*.<key>`.
+      const def = given.$ref ? schema.$defs?.[given.$ref.replace('#/$defs/', '')] : undefined;
+      const p: Prop = def ? { ...def, ...given, properties: {} } : given;
       const type = p.type === 'array' ? `array of ${p.items?.type ?? 'any'}` : p.type ?? 'any';
       const range = p.minimum !== undefined && p.maximum !== undefined ? `${p.minimum} to ${p.maximum}`
         : p.minimum !== undefined ? `≥ ${p.minimum}` : p.maximum !== undefined ? `≤ ${p.maximum}` : '';
       rows.push(`| \`${key}\` | ${type}${range ? `, ${range}` : ''} | ${cell(p.description ?? '')} |`);
       if (p.properties && name !== 'declared') walk(p.properties, `${key}.`);
+      if (def?.properties && given.$ref && !seenRefs.has(given.$ref)) {
+        seenRefs.add(given.$ref);
+        shared.push(def.properties);
+      }
     }
+    for (const props of shared.splice(0)) walk(props, `${prefix}*.`);
   };
   walk(schema.properties, '');
   const declared = interpretations().filter((i) => i.key).map((i) => {

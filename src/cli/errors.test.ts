@@ -178,13 +178,13 @@ describe('errors users can act on', function () {
         expect(error).to.be.instanceOf(UsageError);
         message = (error as Error).message;
       }
-      expect(message).to.include(`${file}:3: /http/timeout: unknown field timeout: did you mean \`timeoutMs\`?`);
-      expect(message).to.include(`${file}:5: /declared/paginatonEnd: unknown key paginatonEnd: did you mean \`paginationEnd\`?`);
+      expect(message).to.include(`${file}:3: http.timeout: unknown field timeout: did you mean \`timeoutMs\`?`);
+      expect(message).to.include(`${file}:5: declared.paginatonEnd: unknown key paginatonEnd: did you mean \`paginationEnd\`?`);
     });
 
     it('a value out of range says what was given', () => {
       const file = tempFile('rdx.config.yaml', 'http:\n  timeoutMs: 5\n');
-      expect(() => readConfigFile(file, {})).to.throw(UsageError, /:2: \/http\/timeoutMs: must be >= 100; got 5/);
+      expect(() => readConfigFile(file, {})).to.throw(UsageError, /:2: http\.timeoutMs: must be >= 100; got 5/);
     });
   });
 

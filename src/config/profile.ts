@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { LineCounter, parseDocument, isMap, isSeq, type Node as YamlNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { interpretations, packageRoot } from '../spec/index.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
@@ -12,8 +12,11 @@ import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS } from '../http/throttle
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
 
-/** How the harness learns the {id} of an ATS job offer it created (src/engine/job-offer-ids.ts, docs/verdicts.md). */
-export type AtsJobOfferIdSource = { command: string } | { file: string } | { url: string };
+// How the harness learns the {id} of a record it created (src/engine/id-sources.ts, docs/verdicts.md).
+import type { IdSource, IdSources } from '../core/conformance.js';
+export type { IdSource, IdSources };
+/** @deprecated the same as IdSource; kept for atsJobOfferIdSource. */
+export type AtsJobOfferIdSource = IdSource;
 
 export interface Profile {
   baseUrl?: string;
@@ -22,8 +25,10 @@ export interface Profile {
   clientSecret?: string;
   declared: ProfileDeclared;
   fixtures: { atsJobOfferIds?: string[]; expiredToken?: string };
-  /** How to learn the {id} of each ATS job offer the run creates, when it is not the reference. */
-  atsJobOfferIdSource?: AtsJobOfferIdSource;
+  /** How to learn the {id} of each record the run creates whose answer does not show it, per resource. */
+  idSources?: IdSources;
+  /** The same as idSources.atsJobOffer (its name before every resource had one). */
+  atsJobOfferIdSource?: IdSource;
   http: {
     timeoutMs: number; retries: number; insecure: boolean; ca?: string; proxy?: string; maxResponseBytes: number;
     /** Requests per second the run holds itself to (--rate); none by default. */
@@ -70,29 +75,51 @@ export interface ProfileFlags {
   allowIrreversible?: boolean;
 }
 
-/** Replaces ${env:NAME} in every string; a missing variable is a usage error naming where it was used. */
-function expandEnv(value: unknown, env: NodeJS.ProcessEnv, where: string): unknown {
+/** "credentials.clientId", "fixtures.atsJobOfferIds[0]": a key path as the user wrote it, from a JSON pointer's parts. */
+export function keyPath(parts: (string | number)[]): string {
+  return parts.reduce<string>((out, part) => (typeof part === 'number' || /^\d+$/.test(String(part)) ? `${out}[${part}]` : out ? `${out}.${part}` : String(part)), '') || '(the whole file)';
+}
+
+const pointerParts = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** Replaces ${env:NAME} in every string; a missing variable is a problem naming the key where it was used. */
+function expandEnv(value: unknown, env: NodeJS.ProcessEnv, at: string[], problems: { at: string[]; message: string }[]): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
       const v = env[name];
-      if (v === undefined) throw new UsageError(`${where}: environment variable ${name} is not set`);
-      return v;
+      if (v === undefined) problems.push({ at, message: `environment variable ${name} is not set` });
+      return v ?? whole;
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, `${where}[${i}]`));
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, [...at, String(i)], problems));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, `${where}.${k}`)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, [...at, k], problems)]));
   }
   return value;
 }
 
-function lineOf(root: YamlNode | null, path: string, counter: LineCounter): number {
+/**
+ * The line of a key path in the file: the line of the key itself (an unknown key, a wrong value), not of the value
+ * below it; the nearest enclosing key that exists, else line 1.
+ */
+function lineOf(root: YamlNode | null, parts: string[], counter: LineCounter): number {
   let node: YamlNode | null = root;
-  for (const part of path.split('/').filter(Boolean)) {
-    if (isMap(node)) node = (node.get(part, true) as YamlNode | undefined) ?? node;
-    else if (isSeq(node)) node = (node.get(Number(part), true) as YamlNode | undefined) ?? node;
+  let line = 1;
+  for (const part of parts) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === part);
+      if (!pair) break;
+      const keyRange = isScalar(pair.key) ? pair.key.range : undefined;
+      if (keyRange) line = counter.linePos(keyRange[0]).line;
+      node = (pair.value as YamlNode | null) ?? null;
+    } else if (isSeq(node)) {
+      const item = node.get(Number(part), true) as YamlNode | undefined;
+      if (!item) break;
+      if (item.range) line = counter.linePos(item.range[0]).line;
+      node = item;
+    } else break;
   }
-  return node?.range ? counter.linePos(node.range[0]).line : 1;
+  return line;
 }
 
 let profileSchema: Record<string, unknown> | undefined;
@@ -171,27 +198,35 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
   const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
   const validate = ajv.compile(readProfileSchema());
   const problems: string[] = [];
+  // file:line: key.path: message, the key path apart from the file's (a reader must see where one ends).
+  const problem = (parts: string[], message: string): void => {
+    problems.push(`${path}:${lineOf(doc.contents, parts, counter)}: ${keyPath(parts)}: ${message}`);
+  };
   if (!validate(raw)) {
     for (const e of validate.errors ?? []) {
       if (e.keyword === 'additionalProperties') {
         const name = (e.params as { additionalProperty: string }).additionalProperty;
-        const at = `${e.instancePath}/${name}`;
         const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-        problems.push(`${path}:${lineOf(doc.contents, at, counter)}: ${at}: ${unknownKey(name, known, 'field')}`);
+        problem([...pointerParts(e.instancePath), name], unknownKey(name, known, 'field'));
       } else {
-        problems.push(`${path}:${lineOf(doc.contents, e.instancePath, counter)}: ${e.instancePath || '(file)'}: ${e.message ?? 'invalid'}; got ${JSON.stringify(e.data)}`);
+        problem(pointerParts(e.instancePath), `${e.message ?? 'invalid'}; got ${JSON.stringify(e.data)}`);
       }
     }
   }
   const keys = new Set(interpretations().map((i) => i.key).filter(Boolean));
   const declared = (raw as { declared?: Record<string, unknown> }).declared ?? {};
   for (const key of Object.keys(declared)) {
-    if (!keys.has(key)) {
-      problems.push(`${path}:${lineOf(doc.contents, `/declared/${key}`, counter)}: /declared/${key}: ${unknownKey(key, [...keys].filter((k): k is string => !!k), 'key')}`);
-    }
+    if (!keys.has(key)) problem(['declared', key], unknownKey(key, [...keys].filter((k): k is string => !!k), 'key'));
   }
+  const idSources = raw['idSources'] as Record<string, unknown> | undefined;
+  if (raw['atsJobOfferIdSource'] !== undefined && idSources?.['atsJobOffer'] !== undefined) {
+    problem(['atsJobOfferIdSource'], 'give the ATS job offers\' id source once: atsJobOfferIdSource is the older name of idSources.atsJobOffer');
+  }
+  const missingEnv: { at: string[]; message: string }[] = [];
+  const expanded = expandEnv(raw, env, [], missingEnv) as Record<string, unknown>;
+  for (const p of missingEnv) problem(p.at, p.message);
   if (problems.length) throw new UsageError(`bad config file:\n${problems.join('\n')}`);
-  return expandEnv(raw, env, path) as Record<string, unknown>;
+  return expanded;
 }
 
 /** Builds the profile with flags > env > file > defaults. */
@@ -202,7 +237,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     const c = readConfigFile(resolvePath(cwd, file), env) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
-      atsJobOfferIdSource?: AtsJobOfferIdSource;
+      atsJobOfferIdSource?: IdSource; idSources?: IdSources;
     };
     profile.source = file;
     Object.assign(profile, {
@@ -213,6 +248,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
       declared: c.declared ?? {},
       fixtures: c.fixtures ?? {},
       ...(c.atsJobOfferIdSource ? { atsJobOfferIdSource: c.atsJobOfferIdSource } : {}),
+      ...(c.idSources ? { idSources: c.idSources } : {}),
       ...(c.seed !== undefined ? { seed: c.seed } : {}),
       ...(c.allowIrreversible !== undefined ? { allowIrreversible: c.allowIrreversible } : {}),
     });

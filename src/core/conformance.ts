@@ -3,6 +3,16 @@
 import type { CaseResult } from './results.js';
 import type { Summary } from './report.js';
 
+/** How the harness learns the {id} of a record it created when no answer shows it (docs/verdicts.md). */
+export type IdSource = { command: string } | { file: string } | { url: string };
+/** One id source per resource a run creates (the profile's idSources). */
+export interface IdSources {
+  atsJobOffer?: IdSource;
+  applicationStep?: IdSource;
+  jobboardActivity?: IdSource;
+  jobboardJobOffer?: IdSource;
+}
+
 /** The target to judge, as the simulator is configured now. */
 export interface ConformanceRequest {
   baseUrl: string;
@@ -15,8 +25,8 @@ export interface ConformanceRequest {
   expiredToken: string;
   /** The {id} of a job offer the simulator seeded (fixtures.atsJobOfferIds). */
   atsJobOfferIds: string[];
-  /** How the ids of job offers the run creates are learned, where an active variant hides them (atsJobOfferIdSource). */
-  atsJobOfferIdSource?: { command: string } | { file: string } | { url: string };
+  /** How the ids of the records the run creates are learned, where an active variant hides them (idSources). */
+  idSources?: IdSources;
 }
 
 export interface ConformanceOutcome {

@@ -15,7 +15,7 @@ import type { Factory, GenerationContext } from './template.js';
 import { verdictOf, type CaseResult } from '../core/results.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { harnessVersion } from '../version.js';
-import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
+import { IdSourceSet, idSourceKey, idSourceProblem, idSourcesOf } from './id-sources.js';
 import { exitCodeOf, summarise, type FailOn } from '../core/verdict.js';
 import { REPORT_FORMAT, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
 import { escapeTerminal } from '../reporters/terminal.js';
@@ -134,8 +134,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     if (closeSimulator) await closeSimulator();
     throw error;
   };
-  const idSourceProblemText = idSourceProblem(profile.atsJobOfferIdSource, baseUrl);
-  if (idSourceProblemText) return abandon(new UsageError(`atsJobOfferIdSource: ${idSourceProblemText}`));
+  const idSources = idSourcesOf(profile);
+  for (const [resource, source] of Object.entries(idSources) as [keyof typeof idSources, unknown][]) {
+    const problem = idSourceProblem(source, baseUrl, resource);
+    if (problem) return abandon(new UsageError(`${idSourceKey(resource)}: ${problem}`));
+  }
   if (!clientId || !clientSecret) {
     return abandon(new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file'));
   }
@@ -183,20 +186,18 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         ? `cannot reach the target: ${secrets.scrub((error as Error).message)}`
         : `no token could be obtained: ${secrets.scrub((error as Error).message)}`);
     }
-    const jobOfferIds = profile.atsJobOfferIdSource
-      ? new JobOfferIds(profile.atsJobOfferIdSource, { baseUrl, http, token: () => tokens.token() })
-      : undefined;
+    const ids = new IdSourceSet(idSources, { baseUrl, http, token: () => tokens.token() });
     const { createFaker, factories } = await loadFactories();
     const runTag = `rdx${randomBytes(3).toString('hex')}`;
     let counter = 0;
     const anchor = new Date(Date.UTC(startedAt.getUTCFullYear(), startedAt.getUTCMonth(), startedAt.getUTCDate()));
     const gen: GenerationContext = {
       faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), repaired: new WeakMap(), anchor,
-      jobOfferId: (reference) => jobOfferIds?.get(reference) ?? reference,
+      jobOfferId: (reference) => ids.get('job-offer', { reference }) ?? reference,
       dateFilterFormat: profile.declared['dateFilterFormat'] === 'date-time' ? 'date-time' : 'date',
     };
     const runner = new Runner({
-      profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret }, ...(jobOfferIds ? { jobOfferIds } : {}),
+      profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret }, ids,
       expiredToken: () => expiredToken(profile, http, tokenUrl, credentials, secrets),
     });
 

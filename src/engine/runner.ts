@@ -5,7 +5,7 @@ import { sameValue } from '../checks/records.js';
 import { batchVariant } from '../checks/batch.js';
 import { endMarker } from '../checks/lists.js';
 import { bodyObject, outcomeOf } from '../checks/registry.js';
-import { clause as clauseOf, interpretation, operation as operationOf, resourceInfo, schemaErrors, SCHEMA_BASE, type Operation } from '../spec/index.js';
+import { clause as clauseOf, interpretation, operation as operationOf, operations, resourceInfo, schemaErrors, SCHEMA_BASE, type Operation } from '../spec/index.js';
 import type { Profile } from '../config/profile.js';
 import type { HttpClient, OutgoingRequest } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
@@ -14,7 +14,7 @@ import type { CaseDef, ControlDef, ExpectDef, StepDef } from './suite.js';
 import { readPath } from '../core/paths.js';
 import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
 import { verdictOf, type Assertion, type CaseResult, type Exchange, type Observation, type ResidueEntry, type Unlock } from '../core/results.js';
-import { ID_SOURCE_UNLOCK, type JobOfferIds } from './job-offer-ids.js';
+import { aRecord, describeKey, idSourceKey, idSourceUnlock, idValue, isIdSourceResource, matchesKey, type IdSourceSet, type RecordKey } from './id-sources.js';
 import { notRunBecause, unlockOf } from '../core/verdict.js';
 import { ThrottledAnswers } from './throttled.js';
 
@@ -29,9 +29,12 @@ export interface RunnerDeps {
   gen: GenerationContext;
   /** The run's client credentials, for token cases (${credentials.clientId}); redacted from everything recorded. */
   credentials: { clientId: string; clientSecret: string };
-  /** Where the {id} of a created ATS job offer is learned, when the profile gives a way (atsJobOfferIdSource). */
-  jobOfferIds?: JobOfferIds;
+  /** Where the {id} of a created record is learned when no answer shows it, per resource the profile names (idSources). */
+  ids?: IdSourceSet;
 }
+
+/** Values a step could not capture, by variable name: why, and what would unlock the cases that need them. */
+type Missing = Map<string, { why: string; unlock?: Unlock }>;
 
 /** Ends a case early with a verdict other than its assertions' (skip or error); a skip says what would unlock it. */
 class Stop extends Error {
@@ -47,7 +50,7 @@ const UNLOCK = {
 } satisfies Record<string, Unlock>;
 
 /** What unlocks a case whose open-point precondition did not hold (the implementation chose another reading). */
-const INTERPRETATION_UNLOCK: Record<string, Unlock> = { ATS_JOB_OFFER_ID: ID_SOURCE_UNLOCK };
+const INTERPRETATION_UNLOCK: Record<string, Unlock> = { ATS_JOB_OFFER_ID: idSourceUnlock('job-offer') };
 
 /**
  * The clause a setup step's plain outcome expectation judges: a valid write the spec says the service accepts.
@@ -93,7 +96,7 @@ export class Runner {
       id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
       file: `${c.file}:${c.line}`, verdict: 'pass', assertions: [], observations: [], exchanges: [], durationMs: 0,
     };
-    const missing = new Map<string, string>();
+    const missing: Missing = new Map();
     this.throttledFailures.clear();
     try {
       this.checkPreconditions(c);
@@ -142,7 +145,7 @@ export class Runner {
   }
 
   /** Runs the case's cleanup steps whatever happened before; they are never judged and never fail the case. */
-  private async cleanUp(c: CaseDef, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<void> {
+  private async cleanUp(c: CaseDef, vars: Vars, result: CaseResult, missing: Missing): Promise<void> {
     for (const step of c.steps.filter((s) => s.cleanup)) {
       try {
         const op = step.operation ? operationOf(step.operation) : undefined;
@@ -168,8 +171,8 @@ export class Runner {
       if (r.verdict === 'skip') throw new Stop('skip', `not run because ${id} was skipped${r.reason ? `: ${r.reason}` : ''}`, unlockOf(r));
     }
     const { profile } = this.deps;
-    if (c.when?.atsJobOfferId && profile.declared['atsJobOfferId'] === 'fixtures' && !this.deps.jobOfferIds) {
-      throw new Stop('skip', 'the profile declares atsJobOfferId: fixtures and gives no atsJobOfferIdSource, so a job offer created by the run cannot be addressed by {id}', ID_SOURCE_UNLOCK);
+    if (c.when?.atsJobOfferId && profile.declared['atsJobOfferId'] === 'fixtures' && !this.deps.ids?.has('job-offer')) {
+      throw new Stop('skip', `the profile declares atsJobOfferId: fixtures and gives no ${idSourceKey('job-offer')}, so a job offer created by the run cannot be addressed by {id}`, idSourceUnlock('job-offer'));
     }
     if (c.when?.atsJobOfferFixtures && !profile.fixtures.atsJobOfferIds?.length) {
       throw new Stop('skip', 'no fixtures.atsJobOfferIds in the profile: give the {id} of an existing ATS job offer to read it', UNLOCK.fixtures);
@@ -179,13 +182,13 @@ export class Runner {
     }
   }
 
-  private resolveValue(value: unknown, vars: Vars, missing: Map<string, string>): unknown {
+  private resolveValue(value: unknown, vars: Vars, missing: Missing): unknown {
     try {
       return resolve(value, vars, this.deps.gen);
     } catch (error) {
       if (error instanceof TemplateError) {
-        const why = [...missing].find(([k]) => error.message.includes(`\${${k}`))?.[1];
-        if (why) throw new Stop('skip', why, { unlock: 'an answer that gives it', how: `${why}; the spec leaves this open, so nothing in the profile unlocks it` });
+        const gone = [...missing].find(([k]) => error.message.includes(`\${${k}`))?.[1];
+        if (gone) throw new Stop('skip', gone.why, gone.unlock ?? { unlock: 'an answer that gives it', how: `${gone.why}; the spec leaves this open, so nothing in the profile unlocks it` });
         throw new Stop('error', `suite error: ${error.message}`);
       }
       throw error;
@@ -193,7 +196,7 @@ export class Runner {
   }
 
   /** Runs a step; returns false when the case must stop (a failed expectation). */
-  private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Map<string, string>, controls: PendingControl[] = []): Promise<boolean> {
+  private async runStep(c: CaseDef, step: StepDef, vars: Vars, result: CaseResult, missing: Missing, controls: PendingControl[] = []): Promise<boolean> {
     const op = step.operation ? operationOf(step.operation) : undefined;
     await this.learnJobOfferIds(step, vars, missing);
     const body = step.body === undefined ? undefined : this.resolveValue(step.body, vars, missing);
@@ -257,11 +260,16 @@ export class Runner {
     }
 
     for (const [name, path] of Object.entries(step.capture ?? {})) {
-      const value = path === '$listEncoding' ? listEncoding : this.extract(path, first, stepExchanges, body);
-      if (value === undefined) {
+      const created = /^\$created\.(\d+)\.id$/.exec(path);
+      const got = created ? await this.createdId(step, op, body, Number(created[1]), first, result)
+        : { value: path === '$listEncoding' ? listEncoding : this.extract(path, first, stepExchanges, body) };
+      if ('why' in got) {
         delete vars[name];
-        missing.set(name, `step "${step.name}" gave no ${path} to go on with (captured as ${name})`);
-      } else vars[name] = value;
+        missing.set(name, { why: got.why, ...(got.unlock ? { unlock: got.unlock } : {}) });
+      } else if (got.value === undefined) {
+        delete vars[name];
+        missing.set(name, { why: `step "${step.name}" gave no ${path} to go on with (captured as ${name})` });
+      } else vars[name] = got.value;
     }
     for (const [key, how] of Object.entries(step.observe ?? {})) {
       const value = how === '$listEncoding' ? listEncoding : this.observedValue(how, first, stepExchanges, body, vars, missing);
@@ -278,7 +286,7 @@ export class Runner {
    * succeed, or the refusal proved nothing: a valid write refused fails the clause a valid write rests on (as in a
    * setup step), and any other refused control skips the case, saying so.
    */
-  private async runControl(c: CaseDef, pending: PendingControl, vars: Vars, result: CaseResult, missing: Map<string, string>): Promise<void> {
+  private async runControl(c: CaseDef, pending: PendingControl, vars: Vars, result: CaseResult, missing: Missing): Promise<void> {
     const { step, op } = pending;
     const given = (typeof step.control === 'string' ? this.resolveValue(step.control, vars, missing) : step.control) as ControlDef;
     const { repair, body: replaced, ...fields } = given;
@@ -332,9 +340,9 @@ export class Runner {
   }
 
   /** Learns the {id} of every ATS job offer the step addresses ({$jobOfferId: reference}) from the profile's id source. */
-  private async learnJobOfferIds(step: StepDef, vars: Vars, missing: Map<string, string>): Promise<void> {
-    const source = this.deps.jobOfferIds;
-    if (!source) return;
+  private async learnJobOfferIds(step: StepDef, vars: Vars, missing: Missing): Promise<void> {
+    const ids = this.deps.ids;
+    if (!ids?.has('job-offer')) return;
     const references: unknown[] = [];
     const walk = (value: unknown): void => {
       if (Array.isArray(value)) value.forEach(walk);
@@ -347,13 +355,77 @@ export class Runner {
     // Only what the run created has an id to learn; a reference it made up (an unknown job offer) is sent as it is.
     const created = (reference: string): boolean => this.ledger.some((e) => e.resource === 'job-offer' && e.reference === reference);
     for (const reference of references.map(String).filter(created)) {
-      const got = await source.learn(reference);
-      if ('problem' in got) throw new Stop('skip', this.deps.secrets.scrub(got.problem), ID_SOURCE_UNLOCK);
+      const got = await ids.learn('job-offer', { reference });
+      if ('problem' in got) throw new Stop('skip', this.deps.secrets.scrub(got.problem), this.scrubbed(got.unlock));
     }
   }
 
+  private scrubbed(unlock: Unlock): Unlock {
+    return { unlock: unlock.unlock, how: this.deps.secrets.scrub(unlock.how) };
+  }
+
+  /**
+   * The {id} of the record a batch create made from body item n (capture `$created.n.id`), found where the
+   * implementation shows it (RECORD_ID): where the resource has a list, the listing filtered by the item's key (the
+   * id as the service stores it, whichever batch variant answered); else the answer's data (the record with the
+   * item's key, else the n-th); else the profile's id source for the resource (idSources). Else why none was found,
+   * and the id source that would tell it.
+   */
+  private async createdId(step: StepDef, op: Operation | undefined, body: unknown, n: number, answer: Exchange, result: CaseResult):
+    Promise<{ value: unknown } | { why: string; unlock?: Unlock }> {
+    const item = Array.isArray(body) ? (body[n] as Record<string, unknown> | undefined) : undefined;
+    if (op?.kind !== 'batchCreate' || !item || typeof item !== 'object') {
+      throw new Stop('error', `suite error: step "${step.name}": $created.${n}.id needs a batch create whose body has an item ${n}`);
+    }
+    const data = bodyObject(answer)?.['data'];
+    const records = Array.isArray(data) ? data : [];
+    const key = this.keyOf(op.resource, item);
+    const fromData = readPath(records.find((r) => matchesKey(r, key)) ?? records[n], 'id');
+    if (!isIdSourceResource(op.resource)) return { value: fromData };
+    const resource = op.resource;
+    const list = operations().find((o) => o.resource === resource && o.kind === 'list');
+    let listed = '';
+    if (list) {
+      const found = await this.findByListing(step, list, key, result);
+      if (found.id !== undefined) return { value: found.id };
+      listed = found.why;
+    }
+    if (fromData !== undefined) return { value: fromData };
+    const ids = this.deps.ids;
+    if (ids?.has(resource)) {
+      const got = await ids.learn(resource, key);
+      if ('id' in got) return { value: /^\d+$/.test(got.id) && Number.isSafeInteger(Number(got.id)) ? Number(got.id) : got.id };
+      return { why: this.deps.secrets.scrub(got.problem), unlock: this.scrubbed(got.unlock) };
+    }
+    return {
+      why: `step "${step.name}" created ${aRecord(resource)} (${describeKey(key)}) and nothing showed its id: ${records.length ? 'the answer\'s data gave none for it' : 'the answer has no data'}${listed ? `, ${listed}` : ''}, and the profile gives no ${idSourceKey(resource)}`,
+      unlock: idSourceUnlock(resource),
+    };
+  }
+
+  /** A create item's key: the fields that name the record it creates (spec/schemas x-rdx-id-key). */
+  private keyOf(resource: string, item: Record<string, unknown>): RecordKey {
+    return Object.fromEntries(resourceInfo(resource).idKey.map((f) => [f, String(item[f] ?? '')]));
+  }
+
+  /** The id of the one listed record with the key, asking the list filtered by the key fields it takes. */
+  private async findByListing(step: StepDef, list: Operation, key: RecordKey, result: CaseResult): Promise<{ id?: unknown; why: string }> {
+    const url = new URL(this.deps.baseUrl.replace(/\/$/, '') + list.path);
+    const filters = Object.entries(key).filter(([field]) => list.query.includes(field));
+    for (const [field, value] of filters) url.searchParams.append(field, value);
+    const what = `GET ${list.path}${filters.length ? ` filtered by ${filters.map(([f]) => f).join(' and ')}` : ''}`;
+    const label = `find the id of what "${step.name}" created`;
+    const first = await this.send({ ...step, name: label, auth: 'default' }, { method: 'GET', url: url.toString(), headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result);
+    if (first.transportError || outcomeOf(first) !== 'success') return { why: `${what} gave no list (status ${first.response?.status ?? 'none'})` };
+    const pages = [first, ...(await this.walk({ ...step, name: label, paginate: { maxPages: 10 } }, first, result))];
+    const ids = new Set(pages.flatMap((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]) : []))
+      .filter((r) => matchesKey(r, key)).map((r) => readPath(r, 'id')).filter((id) => idValue(id) !== undefined));
+    if (ids.size === 1) return { id: [...ids][0], why: '' };
+    return { why: `${what} listed ${ids.size === 0 ? 'no record with its id' : `${ids.size} records with its key`}` };
+  }
+
   /** The list encodings a step's request is sent with: the declared one, else all of LIST_ENCODINGS when the step tries them. */
-  private listEncodings(step: StepDef, vars: Vars, missing: Map<string, string>): (ListEncoding | undefined)[] {
+  private listEncodings(step: StepDef, vars: Vars, missing: Missing): (ListEncoding | undefined)[] {
     const declared = this.deps.profile.declared['referenceListEncoding'];
     if (step.listEncoding !== undefined) {
       const chosen = String(this.resolveValue(step.listEncoding, vars, missing));
@@ -393,7 +465,7 @@ export class Runner {
    * "" and it is a precondition.
    */
   private expectation(c: CaseDef, e: ExpectDef, ex: Exchange, stepExchanges: Exchange[], op: Operation | undefined, body: unknown,
-    vars: Vars, missing: Map<string, string>, setup = false, outcomeClause?: string): (Judgement & { check: string })[] {
+    vars: Vars, missing: Missing, setup = false, outcomeClause?: string): (Judgement & { check: string })[] {
     const clause = e.clause ?? (setup ? '' : c.clauses[0] ?? 'HTTP.STATUS_MATCHES_BODY');
     const status = ex.response?.status ?? 0;
     const out: (Judgement & { check: string })[] = [];
@@ -470,7 +542,7 @@ export class Runner {
    * turn a raw fact into the register's vocabulary (e.g. "was the record on the bound returned" → true/false).
    * `includes` and `equals` may be templates (${offer.reference}).
    */
-  private observedValue(how: unknown, ex: Exchange, stepExchanges: Exchange[], body: unknown, vars: Vars, missing: Map<string, string>): unknown {
+  private observedValue(how: unknown, ex: Exchange, stepExchanges: Exchange[], body: unknown, vars: Vars, missing: Missing): unknown {
     if (typeof how === 'string') return this.extract(how, ex, stepExchanges, body);
     const spec = (how ?? {}) as { from?: string; includes?: unknown; equals?: unknown; map?: Record<string, unknown>; otherwise?: unknown };
     let value = this.extract(String(spec.from ?? '$status'), ex, stepExchanges, body);
@@ -501,7 +573,7 @@ export class Runner {
     return [obs];
   }
 
-  private async buildRequest(step: StepDef, op: Operation | undefined, vars: Vars, body: unknown, missing: Map<string, string>,
+  private async buildRequest(step: StepDef, op: Operation | undefined, vars: Vars, body: unknown, missing: Missing,
     encoding?: ListEncoding): Promise<OutgoingRequest> {
     const params = (this.resolveValue(step.params ?? {}, vars, missing) ?? {}) as Record<string, unknown>;
     const template = op?.path ?? step.path ?? '/';

@@ -14,7 +14,7 @@ import { listenOnLoopback } from '../testing/loopback.js';
 import { mergeReports } from '../reporters/merge.js';
 import { junitXml } from '../reporters/junit.js';
 import { writeBaseline } from './baseline.js';
-import { JobOfferIds, idSourceProblem } from './job-offer-ids.js';
+import { IdSourceSet, idSourceProblem } from './id-sources.js';
 import { exitCodeOf, runConformance, summarise, type RunOptions, type RunReport } from './run.js';
 import type { CaseResult } from '../core/results.js';
 import { embeddedSimulator } from '../cli/compose.js';
@@ -204,12 +204,12 @@ describe('run verdicts', function () {
       if (existsSync(JOB_OFFER_ID_LOG)) rmSync(JOB_OFFER_ID_LOG);
     });
 
-    it('without a source, the {id} cases are unjudged and atsJobOfferIdSource is what unlocks them', async () => {
+    it('without a source, the {id} cases are unjudged and idSources.atsJobOffer is what unlocks them', async () => {
       const { report } = await embedded({ personas: [idLog], profile: { declared: { atsJobOfferId: 'fixtures' } } });
       expect(report.summary.verdict).to.equal('INCOMPLETE');
-      const entry = report.summary.toComplete.find((t) => t.unlock === 'atsJobOfferIdSource');
+      const entry = report.summary.toComplete.find((t) => t.unlock === 'idSources.atsJobOffer');
       expect(entry?.cases).to.include('job-offers.create-read-replace-patch');
-      expect(report.summary.toComplete.map((t) => t.unlock)).to.deep.equal(['atsJobOfferIdSource']);
+      expect(report.summary.toComplete.map((t) => t.unlock)).to.deep.equal(['idSources.atsJobOffer']);
     });
 
     it('with the id log, the whole suite runs: complete and CONFORMANT', async () => {
@@ -242,6 +242,8 @@ describe('run verdicts', function () {
       expect(idSourceProblem({ url: 'https://other.example/ids?ref={reference}' }, 'https://api.example/v1')).to.match(/origin https:\/\/other\.example is not the base URL's/);
       expect(idSourceProblem({ url: 'https://api.example/ids?ref={reference}' }, 'https://api.example/v1')).to.equal(undefined);
       expect(idSourceProblem({ command: 'x', file: 'y' }, undefined)).to.match(/exactly one of/);
+      // A lookup must name the whole record: an application step by its application_ats_id, step and recorded_at.
+      expect(idSourceProblem({ url: 'https://api.example/ids?a={application_ats_id}' }, 'https://api.example/v1', 'application-step')).to.match(/has no \{step\}, \{recorded_at\}/);
       const refused = await embedded({ profile: { atsJobOfferIdSource: { url: 'http://192.0.2.1/ids/{reference}' } } }).then(() => undefined, (e: unknown) => e);
       expect(refused).to.be.instanceOf(UsageError);
 
@@ -253,9 +255,9 @@ describe('run verdicts', function () {
       try {
         const { HttpClient } = await import('../http/client.js');
         const http = new HttpClient({ timeoutMs: 2000, maxResponseBytes: 1 << 20, retries: 0, insecure: false, origins: [lookup.url] });
-        const ids = new JobOfferIds({ url: `${lookup.url}/ids?reference={reference}` }, { baseUrl: `${lookup.url}/api`, http, token: async () => 'tok-1' });
-        expect(await ids.learn('R 1')).to.deep.equal({ id: '4711' });
-        expect(ids.get('R 1')).to.equal('4711');
+        const ids = new IdSourceSet({ 'job-offer': { url: `${lookup.url}/ids?reference={reference}` } }, { baseUrl: `${lookup.url}/api`, http, token: async () => 'tok-1' });
+        expect(await ids.learn('job-offer', { reference: 'R 1' })).to.deep.equal({ id: '4711' });
+        expect(ids.get('job-offer', { reference: 'R 1' })).to.equal('4711');
         expect(seen).to.deep.equal(['Bearer tok-1']);
         await http.close();
       } finally {

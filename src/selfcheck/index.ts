@@ -27,6 +27,8 @@ export interface PersonaRun {
   breaks: string[];
   /** Whether the run's profile carried the variant's declarations (Persona.declared). */
   declared: boolean;
+  /** Whether it also carried the rest of the variant's profile (Persona.profile: its id sources), so must be complete. */
+  profiled: boolean;
   summary: Summary;
   mustFailures: FailedAssertion[];
   shouldFailures: FailedAssertion[];
@@ -88,7 +90,7 @@ export async function runPersona(persona: Persona | undefined, declare = false):
     allowIrreversible: true,
     declared: declare ? { ...(persona?.declared ?? {}) } : {},
     // A vendor that declares its reading also says how its ids are learned, where the variant needs that.
-    ...(declare && persona?.profile?.atsJobOfferIdSource ? { atsJobOfferIdSource: persona.profile.atsJobOfferIdSource } : {}),
+    ...(declare && persona?.profile?.idSources ? { idSources: persona.profile.idSources } : {}),
   };
   const { report } = await runConformance({
     profile,
@@ -107,6 +109,7 @@ export async function runPersona(persona: Persona | undefined, declare = false):
     description: persona?.description ?? 'The reference simulator as it ships.',
     breaks,
     declared: declare && persona?.declared !== undefined,
+    profiled: declare && persona?.profile !== undefined,
     summary: report.summary,
     mustFailures: must,
     shouldFailures: should,
@@ -163,7 +166,11 @@ export function problemsOf(run: PersonaRun): string[] {
   }
   const accused = run.mustFailures.map((a) => `${label}: false accusation: case ${a.caseId} failed MUST ${a.clause}: ${a.message}`);
   const warned = unexplainedWarnings(run).map((a) => `${label}: case ${a.caseId} failed SHOULD ${a.clause}: ${a.message}`);
-  return [...accused, ...errors, ...warned];
+  // A vendor that gives what its variant needs (id sources) gets a certificate: nothing may stay unjudged.
+  const incomplete = run.profiled && run.summary.verdict !== 'CONFORMANT'
+    ? [`${label}: ${run.summary.verdict} although the profile gives what the variant needs: ${run.summary.toComplete.map((t) => `${t.unlock} (${t.cases.length} case(s))`).join(', ') || 'see the report'}`]
+    : [];
+  return [...accused, ...errors, ...warned, ...incomplete];
 }
 
 export function problems(result: SelfCheckResult): string[] {

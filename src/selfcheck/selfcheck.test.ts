@@ -18,6 +18,21 @@ describe('docs/personas.md', () => {
   });
 });
 
+describe('self-check rules', () => {
+  it('a variant run with its whole profile (its id sources) is a problem unless it is complete and CONFORMANT', () => {
+    const base: PersonaRun = {
+      name: 'some-variant', kind: 'variant', description: '', breaks: [], declared: true, profiled: true,
+      summary: { verdict: 'CONFORMANT', toComplete: [] } as unknown as PersonaRun['summary'],
+      mustFailures: [], shouldFailures: [], errors: [], skipped: [], catching: [], collateral: [], durationMs: 0,
+    };
+    expect(problemsOf(base)).to.deep.equal([]);
+    const incomplete = { ...base, summary: { verdict: 'INCOMPLETE', toComplete: [{ unlock: 'idSources.applicationStep', how: '', cases: ['a', 'b'] }] } as unknown as PersonaRun['summary'] };
+    expect(problemsOf(incomplete)).to.deep.equal(['some-variant (declared): INCOMPLETE although the profile gives what the variant needs: idSources.applicationStep (2 case(s))']);
+    // Without its profile a variant may be incomplete: that is what the unlock list is for.
+    expect(problemsOf({ ...incomplete, profiled: false })).to.deep.equal([]);
+  });
+});
+
 describe('self-check: the harness judged against its own simulator', function () {
   // One full run takes about half a second; the fault with 2-second tokens waits for one to expire.
   this.timeout(60_000);

@@ -55,6 +55,8 @@ export interface Operation {
   requestIsArray: boolean;
   /** Schema URI of one record in the success body's data. */
   recordSchema?: string;
+  /** The names of its query parameters (the filters of a list). */
+  query: string[];
 }
 
 export const SCHEMA_BASE = 'https://schemas.rdx-conformance.dev/';
@@ -233,6 +235,8 @@ export function operations(): Operation[] {
       const success = resolveLocal(doc, responses['2XX'] ?? responses['200'] ?? responses['201']) as Record<string, unknown> | undefined;
       const successSchema = (success?.['content'] as Record<string, Record<string, unknown>> | undefined)?.['application/json']?.['schema'];
       const record = recordRef(resolveLocal(doc, successSchema));
+      const query = ((op['parameters'] ?? []) as unknown[]).map((p) => resolveLocal(doc, p) as Record<string, unknown>)
+        .filter((p) => p['in'] === 'query').map((p) => String(p['name']));
       ops.push({
         operationId: String(op['operationId']),
         endpoint: Number(op['x-rdx-endpoint']),
@@ -241,6 +245,7 @@ export function operations(): Operation[] {
         kind: op['x-rdx-kind'] as OperationKind,
         resource: String(op['x-rdx-resource']),
         requestIsArray: request.isArray,
+        query,
         ...(request.ref ? { requestSchema: schemaUri(request.ref) } : {}),
         ...(record ? { recordSchema: schemaUri(record) } : {}),
       });
@@ -260,7 +265,8 @@ export function operation(operationId: string): Operation {
  * Our own annotation keywords in the schemas, which ajv ignores: x-rdx-union (a union field: never sent with a wrong
  * type), x-rdx-reference (a job offer reference field), x-rdx-identity (the field that tells one created item from
  * another in a batch); and at the top of a resource's file x-rdx-columns (the fields a listing of its records shows
- * first: the simulator's dashboard).
+ * first: the simulator's dashboard) and x-rdx-id-key (the fields of a create item that name the one record it
+ * creates, where the identity field alone does not: what an id source is asked by; see resourceInfo).
  */
 const ANNOTATIONS = ['x-rdx-union', 'x-rdx-reference', 'x-rdx-identity'];
 
@@ -292,6 +298,7 @@ export function newSchemaRegistry(code?: { source: true }): Ajv2020 {
   });
   for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'boolean'] });
   ajv.addKeyword({ keyword: 'x-rdx-columns', schemaType: 'array' });
+  ajv.addKeyword({ keyword: 'x-rdx-id-key', schemaType: 'array' });
   for (const file of schemaFiles()) ajv.addSchema(loadSchema(file));
   return ajv;
 }
@@ -407,6 +414,11 @@ export interface ResourceInfo {
   required: string[];
   /** The field that tells one created item from another. */
   identity: string;
+  /**
+   * The fields of a create item that name the record it creates, for learning its {id} (an id source's key):
+   * x-rdx-id-key of the schema file, which starts with the identity field; else the identity field alone.
+   */
+  idKey: string[];
 }
 
 /** The def describing one item a client creates, per resource file. */
@@ -431,7 +443,12 @@ export function resourceInfo(resource: string): ResourceInfo {
   }));
   const identity = fields.find((f) => f.identity)?.name;
   if (!identity) throw new Error(`rdx: spec/schemas/${resource}.json marks no field x-rdx-identity`);
-  const info = { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity };
+  const schema = loadSchema(`${resource}.json`);
+  const idKey = Array.isArray(schema['x-rdx-id-key']) ? (schema['x-rdx-id-key'] as unknown[]).map(String) : [identity];
+  if (idKey[0] !== identity || idKey.some((name) => !fields.some((f) => f.name === name))) {
+    throw new Error(`rdx: spec/schemas/${resource}.json: x-rdx-id-key must start with the x-rdx-identity field ${identity} and name only its fields`);
+  }
+  const info = { resource, fields, required: (create['required'] as string[] | undefined) ?? [], identity, idKey };
   resourceInfoCache.set(resource, info);
   return info;
 }

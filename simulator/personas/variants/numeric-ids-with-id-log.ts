@@ -13,10 +13,10 @@ export const JOB_OFFER_ID_LOG = process.env['RDX_SIM_ID_LOG'] ?? join(tmpdir(), 
 export const numericIdsWithIdLog: Persona = {
   name: 'numeric-ids-with-id-log',
   kind: 'variant',
-  description: '{id} of an ATS job offer is a number the service assigns and never shows in a response; the service appends {reference, id} to a JSON-lines id log ($RDX_SIM_ID_LOG) that the profile names as atsJobOfferIdSource.file.',
+  description: '{id} of an ATS job offer is a number the service assigns and never shows in a response; the service appends {reference, id} to a JSON-lines id log ($RDX_SIM_ID_LOG) that the profile names as idSources.atsJobOffer.file.',
   interprets: ['ATS_JOB_OFFER_ID'],
   declared: { atsJobOfferId: 'fixtures' },
-  profile: { atsJobOfferIdSource: { file: JOB_OFFER_ID_LOG } },
+  profile: { idSources: { atsJobOffer: { file: JOB_OFFER_ID_LOG } } },
   atsJobOfferId: numericJobOfferId,
   hooks: {
     beforeHandler: numericJobOfferIds.hooks.beforeHandler,

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { interpretations, type Interpretation } from '../../spec/index.js';
 import { UsageError } from '../../errors.js';
+import { ID_SOURCE_RESOURCES, keyFields, type IdSourceResource } from '../../engine/id-sources.js';
 
 export function builder(y: Argv): Argv {
   return y
@@ -48,6 +49,38 @@ export function declaredSection(): string {
     .join('\n');
 }
 
+/**
+ * The commented `idSources:` section: what it is for, the fields that name each resource's records (read from
+ * spec/schemas, like the harness), and an example of each form (file, command, url) to uncomment.
+ */
+export function idSourcesSection(): string {
+  const keys = (Object.keys(ID_SOURCE_RESOURCES) as IdSourceResource[]).map((r) => `#   ${ID_SOURCE_RESOURCES[r].key.padEnd(18)}${keyFields(r).join(', ')}`);
+  const placeholders = (r: IdSourceResource): string => keyFields(r).map((f) => `{${f}}`).join(' ');
+  const query = (r: IdSourceResource): string => keyFields(r).map((f) => `${f}={${f}}`).join('&');
+  return `# How the harness learns the {id} of a record it creates when no answer shows it: a batch create answered with
+# {message} only, or an ATS job offer whose {id} is not its reference (declare atsJobOfferId: fixtures above).
+# Without it, the cases that need such an id are not judged and the run is INCOMPLETE, its unlock list naming the
+# key to give. One source per resource, each exactly one of file, command or url, asked by the fields that name the
+# record in the request that created it:
+${keys.join('\n')}
+# Activities are looked for first in GET /jobboard/activities filtered by those fields; their source is asked only
+# when that does not single the record out. See docs/verdicts.md ("Ids the implementation never shows").
+# idSources:
+#   # file: a JSON-lines id log your implementation appends one line to per record it creates, e.g.
+#   #   {"reference": "JO-1", "id": 1234}
+#   atsJobOffer:
+#     file: /var/log/acme/rdx-ids/ats-job-offers.jsonl
+#   # command: run once per record, each {field} replaced (shell-quoted) and set as RDX_<FIELD>; it prints the id.
+#   applicationStep:
+#     command: ./scripts/lookup-id application-step ${placeholders('application-step')}
+#   # url: a lookup on the base URL's origin (it is sent the run's token), each {field} URL-encoded; it answers the
+#   # id as text, JSON, {id} or {data: [{id}]}.
+#   jobboardJobOffer:
+#     url: https://staging.example.com/api/internal/ids/jobboard-job-offers?${query('jobboard-job-offer')}
+#   jobboardActivity:
+#     file: /var/log/acme/rdx-ids/jobboard-activities.jsonl`;
+}
+
 export function profileTemplate(): string {
   const declared = declaredSection();
   return `# rdx target profile. Schema: src/config/rdx.config.schema.json. Precedence: flags > environment > this file.
@@ -74,6 +107,8 @@ fixtures:
   # atsJobOfferIds: ["123"]
   # An access token that has expired, to check that expired tokens are refused.
   # expiredToken: \${env:RDX_EXPIRED_TOKEN}
+
+${idSourcesSection()}
 
 http:
   timeoutMs: 10000
