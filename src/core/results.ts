@@ -33,7 +33,9 @@ export type TransportErrorKind =
   /** Never sent: the URL leaves the origins the user named (see HttpOptions.origins). */
   | 'foreign-origin'
   /** Cut off or never sent because the run was stopped (--deadline, SIGINT, SIGTERM). */
-  | 'stopped';
+  | 'stopped'
+  /** Never sent: a header value HTTP does not allow (CR, LF, NUL, a character above U+00FF), e.g. in a token. */
+  | 'invalid-header';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

@@ -7,7 +7,7 @@ import { expiresInUnit, redactedProfile, type Profile } from '../config/profile.
 import { EXIT, UnreachableError, UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { TokenError, TokenProvider, tokenRequestBody } from '../http/auth.js';
-import { Secrets } from '../http/redact.js';
+import { Secrets, stripUserinfo } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
@@ -189,6 +189,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
   secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
+  // The target's identity is never masked, even where a token happens to equal its host.
+  for (const url of [baseUrl, tokenUrl]) secrets.protect(originOrNothing(url));
+  // What the profile took from the environment for the id source or the fixtures (a command may carry a credential).
+  for (const e of profile.envExpansions ?? []) if (e.key === 'atsJobOfferIdSource' || e.key === 'fixtures') e.values.forEach((v) => secrets.add(v));
   let http: HttpClient;
   try {
     http = new HttpClient({
@@ -243,7 +247,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.expired.push(...o.expired);
     }, (text) => secrets.scrub(text), halt.signal);
 
-    const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
+    // A case still under way when the run gave up waiting for it (HALT_GRACE_MS) is reported as not run.
+    const cases = plan.cases.map((c) => runner.results.get(c.id) ?? (halt.signal.aborted ? unrunCase(c, String(halt.signal.reason)) : undefined))
+      .filter((r): r is CaseResult => !!r);
     const notRun = [
       ...leftOut(all, plan.cases, options.filters ?? {}),
       // --bail stops the run at the first failure: what it never reached was not judged.
@@ -262,10 +268,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         durationMs: finishedAt.getTime() - startedAt.getTime(),
         seed: profile.seed,
         runTag,
-        target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
-        options: JSON.parse(secrets.scrub(JSON.stringify({
+        target: { baseUrl: stripUserinfo(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
+        options: secrets.scrubValue({
           profile: redactedProfile(profile), filters: options.filters ?? {}, failOn: options.failOn ?? 'must',
-        }))) as Record<string, unknown>,
+        }) as Record<string, unknown>,
         ...(stoppedAt ? { stopped: { reason: halt.signal.reason as StopReason, at: stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } } : {}),
       },
       summary: summarise(cases, { failOn: options.failOn ?? 'must', notRun }),
@@ -286,6 +292,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
 /** A case the run did not get to (or could not finish) because it was stopped: unjudged, never a pass. */
 export const stoppedBeforeRun = (c: CaseResult): boolean => c.verdict === 'skip' && /^not run \((deadline|interrupted)\)/.test(c.reason ?? '');
+
+/** scheme://host:port of a URL, or '' when it does not parse. */
+function originOrNothing(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
 
 function originsOf(...urls: string[]): string[] {
   return urls.map((url) => {
@@ -485,8 +500,16 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       }
     }));
   }
-  await new Promise<void>((resolve) => {
-    mocha.run(() => resolve());
+  const finished = await new Promise<boolean>((resolve) => {
+    mocha.run(() => resolve(true));
+    // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
+    // is left behind and reported as not run, so the stop is a hard one.
+    const giveUp = (): void => void setTimeout(() => resolve(false), HALT_GRACE_MS).unref();
+    if (halt.aborted) giveUp();
+    else halt.addEventListener('abort', giveUp, { once: true });
   });
-  mocha.dispose();
+  if (finished) mocha.dispose();
 }
+
+/** How long a stopped run waits for the case under way to end. */
+const HALT_GRACE_MS = 2_000;
