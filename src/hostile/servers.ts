@@ -48,7 +48,7 @@ export const CATALOGUE: readonly HostileEntry[] = [
 export interface HostileServer {
   readonly url: string;
   readonly kind: HostileKind;
-  /** The access token its token endpoint hands out, so a test can look for it where it must not be. */
+  /** The access token its token endpoint hands out (the start of each, for tokens that die at once), so a test can look for it where it must not be. */
   readonly token: string;
   /** Requests received and body bytes written, to show the harness stopped reading. */
   readonly stats: { requests: number; bytesWritten: number };
@@ -121,6 +121,8 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
       : kind === 'token-is-host' ? '127.0.0.1'
         : `hostile-${randomBytes(16).toString('hex')}`;
   const expiresIn = kind === 'token-lives-0s' ? 0 : kind === 'token-lives-1ms' ? 0.001 : 3600;
+  // Tokens that die at once are new ones each time (the `token` they all start with), each a secret to mask.
+  const shortLived = kind === 'token-lives-0s' || kind === 'token-lives-1ms';
   const objectPage = kind === 'object-heavy' ? (next: string): Buffer => listPage(20_000, '{}', next) : undefined;
   const huge = kind === 'huge-json' ? bigPage(10 * 1024 * 1024, null) : undefined;
   const deep = kind === 'deep-json' ? deepJson(100_000) : undefined;
@@ -281,7 +283,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
     req.resume();
     if (isToken && kind === 'token-hangs') return;
     if (isToken && kind !== 'token-garbage' && kind !== 'html-everywhere') {
-      send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }));
+      send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: shortLived ? `${token}-${stats.requests}` : token, token_type: 'Bearer', expires_in: expiresIn }));
       return;
     }
     misbehave(req, res);
