@@ -500,14 +500,20 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       }
     }));
   }
+  // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
+  // is left behind and reported as not run, so the stop is a hard one.
+  let grace: NodeJS.Timeout | undefined;
+  let giveUp = (): void => undefined;
   const finished = await new Promise<boolean>((resolve) => {
+    giveUp = (): void => {
+      grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
+    };
     mocha.run(() => resolve(true));
-    // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
-    // is left behind and reported as not run, so the stop is a hard one.
-    const giveUp = (): void => void setTimeout(() => resolve(false), HALT_GRACE_MS).unref();
     if (halt.aborted) giveUp();
     else halt.addEventListener('abort', giveUp, { once: true });
   });
+  clearTimeout(grace);
+  halt.removeEventListener('abort', giveUp);
   if (finished) mocha.dispose();
 }
 

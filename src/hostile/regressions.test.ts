@@ -142,6 +142,27 @@ describe('harness regressions found by the hostile catalogue', function () {
     }
   });
 
+  it('ends a stopped run even when a case never ends, reporting that case as not run', async () => {
+    const original = Runner.prototype.runCase;
+    const stuck = 'auth.no-header.list-job-offers';
+    // Whatever holds a case (a command of the id source, a wait): here a promise that never settles.
+    Runner.prototype.runCase = async function (this: Runner, c: Parameters<Runner['runCase']>[0]) {
+      if (c.id === stuck) return new Promise<never>(() => undefined);
+      return original.call(this, c);
+    };
+    try {
+      const { report } = await within(runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', deadlineMs: 3_000,
+        filters: { grep: `^(token\\.issued|${stuck.replace(/\./g, '\\.')}) ` } }), 20_000, 'the stopped run');
+      const c = report.cases.find((x) => x.id === stuck);
+      expect(c?.verdict).to.equal('skip');
+      expect(c?.reason).to.match(/^not run \(deadline\)/);
+      expect(report.run.stopped?.reason).to.equal('deadline');
+      expect(report.summary.conformant).to.equal(false);
+    } finally {
+      Runner.prototype.runCase = original;
+    }
+  });
+
   it('keeps a short copy of each huge body in the report, so the run does not hold the bodies it read', async () => {
     const endless = await hostile('endless-body');
     const gc = collector();
