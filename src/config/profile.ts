@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
 import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS } from '../http/throttle.js';
+import { stripUserinfo } from '../http/redact.js';
 
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
@@ -42,6 +43,17 @@ export interface Profile {
   allowIrreversible: boolean;
   /** Where the file was read from, if any. */
   source?: string;
+  /** The file's strings that held `${env:NAME}`, as written and as expanded (the report shows them as written). */
+  envExpansions?: EnvExpansion[];
+}
+
+export interface EnvExpansion {
+  /** The top-level key of the file it stands under (credentials, atsJobOfferIdSource, …). */
+  key: string;
+  written: string;
+  expanded: string;
+  /** The values of the environment variables it took. */
+  values: string[];
 }
 
 export const DEFAULT_CONFIG_FILES = ['rdx.config.yaml', 'rdx.config.yml', 'rdx.config.json'];
@@ -82,18 +94,29 @@ export function keyPath(parts: (string | number)[]): string {
 
 const pointerParts = (pointer: string): string[] => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 
-/** Replaces ${env:NAME} in every string; a missing variable is a problem naming the key where it was used. */
-function expandEnv(value: unknown, env: NodeJS.ProcessEnv, at: string[], problems: { at: string[]; message: string }[]): unknown {
+/**
+ * Replaces ${env:NAME} in every string; a missing variable is a problem naming the key where it was used. Each string
+ * expanded is told to `record` with the top-level key it stands under.
+ */
+function expandEnv(value: unknown, env: NodeJS.ProcessEnv, at: string[], problems: { at: string[]; message: string }[],
+  record?: (e: EnvExpansion) => void, key = ''): unknown {
   if (typeof value === 'string') {
-    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+    const values: string[] = [];
+    const expanded = value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
       const v = env[name];
-      if (v === undefined) problems.push({ at, message: `environment variable ${name} is not set` });
-      return v ?? whole;
+      if (v === undefined) {
+        problems.push({ at, message: `environment variable ${name} is not set` });
+        return whole;
+      }
+      values.push(v);
+      return v;
     });
+    if (values.length) record?.({ key, written: value, expanded, values });
+    return expanded;
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, [...at, String(i)], problems));
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, env, [...at, String(i)], problems, record, key));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, [...at, k], problems)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, [...at, k], problems, record, key || k)]));
   }
   return value;
 }
@@ -171,7 +194,7 @@ export function codeFrame(text: string, line: number, col: number): string {
 }
 
 /** Reads and checks a config file; every problem is reported as file:line: field: message. */
-export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.env, record?: (e: EnvExpansion) => void): Record<string, unknown> {
   if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`);
   const counter = new LineCounter();
   let text: string;
@@ -223,7 +246,7 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
     problem(['atsJobOfferIdSource'], 'give the ATS job offers\' id source once: atsJobOfferIdSource is the older name of idSources.atsJobOffer');
   }
   const missingEnv: { at: string[]; message: string }[] = [];
-  const expanded = expandEnv(raw, env, [], missingEnv) as Record<string, unknown>;
+  const expanded = expandEnv(raw, env, [], missingEnv, record) as Record<string, unknown>;
   for (const p of missingEnv) problem(p.at, p.message);
   if (problems.length) throw new UsageError(`bad config file:\n${problems.join('\n')}`);
   return expanded;
@@ -234,12 +257,14 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   const profile = defaults();
   const file = flags.config ?? DEFAULT_CONFIG_FILES.map((f) => resolvePath(cwd, f)).find((f) => existsSync(f));
   if (file) {
-    const c = readConfigFile(resolvePath(cwd, file), env) as {
+    const envExpansions: EnvExpansion[] = [];
+    const c = readConfigFile(resolvePath(cwd, file), env, (e) => envExpansions.push(e)) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
       atsJobOfferIdSource?: IdSource; idSources?: IdSources;
     };
     profile.source = file;
+    if (envExpansions.length) profile.envExpansions = envExpansions;
     Object.assign(profile, {
       ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}),
       ...(c.tokenUrl ? { tokenUrl: c.tokenUrl } : {}),
@@ -287,11 +312,28 @@ export function declaredValue<T>(profile: Profile, key: string): T | undefined {
 
 export const expiresInUnit = (profile: Profile): ExpiresInUnit => declaredValue<ExpiresInUnit>(profile, 'expiresInUnit') ?? 'seconds';
 
-/** The profile as it may appear in a report: secrets replaced by where they came from. */
+/**
+ * The profile as it may appear in a report: secrets replaced by where they came from, strings that took an
+ * environment variable as written (`${env:NAME}`), and URLs (base, token, proxy, id source) without userinfo.
+ */
 export function redactedProfile(profile: Profile): Record<string, unknown> {
-  return {
-    ...profile,
-    clientSecret: profile.clientSecret ? '***' : undefined,
-    fixtures: { ...profile.fixtures, ...(profile.fixtures.expiredToken ? { expiredToken: '***' } : {}) },
+  const { envExpansions, ...rest } = profile;
+  const written = new Map((envExpansions ?? []).map((e) => [e.expanded, e.written]));
+  const asWritten = (value: unknown): unknown => {
+    if (typeof value === 'string') return written.get(value) ?? value;
+    if (Array.isArray(value)) return value.map(asWritten);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asWritten(v)]));
+    return value;
   };
+  const url = (value: string | undefined): string | undefined => (value === undefined ? undefined : asWritten(stripUserinfo(value)) as string);
+  const source = rest.atsJobOfferIdSource;
+  return asWritten({
+    ...rest,
+    ...(rest.baseUrl !== undefined ? { baseUrl: url(rest.baseUrl) } : {}),
+    ...(rest.tokenUrl !== undefined ? { tokenUrl: url(rest.tokenUrl) } : {}),
+    clientSecret: rest.clientSecret ? '***' : undefined,
+    fixtures: { ...rest.fixtures, ...(rest.fixtures.expiredToken ? { expiredToken: '***' } : {}) },
+    http: { ...rest.http, ...(rest.http.proxy !== undefined ? { proxy: url(rest.http.proxy) } : {}) },
+    ...(source && 'url' in source ? { atsJobOfferIdSource: { ...source, url: url(source.url) } } : {}),
+  }) as Record<string, unknown>;
 }

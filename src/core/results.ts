@@ -39,7 +39,9 @@ export type TransportErrorKind =
   /** Cut off or never sent because the run was stopped (--deadline, SIGINT, SIGTERM). */
   | 'stopped'
   /** Given up after throttled answers (429, 503 with Retry-After) past the wait caps. */
-  | 'throttled';
+  | 'throttled'
+  /** Never sent: a header value HTTP does not allow (CR, LF, NUL, a character above U+00FF), e.g. in a token. */
+  | 'invalid-header';
 
 /** One judgement of one clause on one exchange (or on a sequence of them). */
 export interface Assertion {

@@ -7,7 +7,7 @@ import { expiresInUnit, redactedProfile, type Profile } from '../config/profile.
 import { UnreachableError, UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { TokenError, TokenProvider, tokenRequestBody } from '../http/auth.js';
-import { Secrets } from '../http/redact.js';
+import { Secrets, stripUserinfo } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
@@ -150,6 +150,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   secrets.add(new URLSearchParams({ s: clientSecret }).toString().slice(2));
   secrets.add(encodeURIComponent(clientSecret));
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
+  // The target's identity is never masked, even where a token happens to equal its host.
+  for (const url of [baseUrl, tokenUrl]) secrets.protect(originOrNothing(url));
+  // What the profile took from the environment for the id source or the fixtures (a command may carry a credential).
+  for (const e of profile.envExpansions ?? []) if (e.key === 'atsJobOfferIdSource' || e.key === 'fixtures') e.values.forEach((v) => secrets.add(v));
   let http: HttpClient;
   try {
     http = new HttpClient({
@@ -208,7 +212,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.expired.push(...o.expired);
     }, (text) => secrets.scrub(text), halt.signal);
 
-    const cases = plan.cases.map((c) => runner.results.get(c.id)).filter((r): r is CaseResult => !!r);
+    // A case still under way when the run gave up waiting for it (HALT_GRACE_MS) is reported as not run.
+    const cases = plan.cases.map((c) => runner.results.get(c.id) ?? (halt.signal.aborted ? unrunCase(c, String(halt.signal.reason)) : undefined))
+      .filter((r): r is CaseResult => !!r);
     const notRun = [
       ...leftOut(all, plan.cases, options.filters ?? {}),
       // --bail stops the run at the first failure: what it never reached was not judged.
@@ -227,10 +233,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         durationMs: finishedAt.getTime() - startedAt.getTime(),
         seed: profile.seed,
         runTag,
-        target: { baseUrl: secrets.scrub(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
-        options: JSON.parse(secrets.scrub(JSON.stringify({
+        target: { baseUrl: stripUserinfo(baseUrl), embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
+        options: secrets.scrubValue({
           profile: redactedProfile(profile), filters: options.filters ?? {}, failOn: options.failOn ?? 'must',
-        }))) as Record<string, unknown>,
+        }) as Record<string, unknown>,
         ...(stoppedAt ? { stopped: { reason: halt.signal.reason as StopReason, at: stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } } : {}),
       },
       summary: summarise(cases, { failOn: options.failOn ?? 'must', notRun }),
@@ -252,6 +258,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
 /** A case the run did not get to (or could not finish) because it was stopped: unjudged, never a pass. */
 export const stoppedBeforeRun = (c: CaseResult): boolean => c.verdict === 'skip' && /^not run \((deadline|interrupted)\)/.test(c.reason ?? '');
+
+/** scheme://host:port of a URL, or '' when it does not parse. */
+function originOrNothing(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
 
 function originsOf(...urls: string[]): string[] {
   return urls.map((url) => {
@@ -408,8 +423,22 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
       }
     }));
   }
-  await new Promise<void>((resolve) => {
-    mocha.run(() => resolve());
+  // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
+  // is left behind and reported as not run, so the stop is a hard one.
+  let grace: NodeJS.Timeout | undefined;
+  let giveUp = (): void => undefined;
+  const finished = await new Promise<boolean>((resolve) => {
+    giveUp = (): void => {
+      grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
+    };
+    mocha.run(() => resolve(true));
+    if (halt.aborted) giveUp();
+    else halt.addEventListener('abort', giveUp, { once: true });
   });
-  mocha.dispose();
+  clearTimeout(grace);
+  halt.removeEventListener('abort', giveUp);
+  if (finished) mocha.dispose();
 }
+
+/** How long a stopped run waits for the case under way to end. */
+const HALT_GRACE_MS = 2_000;

@@ -65,20 +65,24 @@ const SETUP_CLAUSE: Partial<Record<Operation['kind'], string>> = {
 const DEFAULT_MAX_PAGES = 1000;
 
 /**
- * Memory bounds against a target that answers huge bodies (each is already capped by maxResponseBytes): a walk
- * stops, as an error, once its pages pass WALK_BYTES; and the report keeps a body whole only while the run has
- * kept under KEPT_BYTES of bodies in all and the body is under KEPT_ONE, else its first KEPT_CUT characters.
- * A full run against the simulator keeps well under 1 MiB, so none of this touches a normal report.
+ * Memory bounds against a target that answers huge or object-heavy bodies (each is already capped by
+ * maxResponseBytes), in bytes as parsed (parsedWeight: 60 KB of empty objects take 1.3 MB parsed): a walk stops, as
+ * an error, once its pages pass WALK_BYTES; once a step is judged, the report keeps a body parsed and whole only
+ * while the run has kept under KEPT_BYTES in all and the body is under KEPT_ONE, else its text, cut to its first
+ * KEPT_CUT characters when longer. A full run against the simulator keeps about 1 MiB, so none of this touches a
+ * normal report.
  */
 const WALK_BYTES = 64 * 1024 * 1024;
 const KEPT_BYTES = 16 * 1024 * 1024;
 const KEPT_ONE = 1024 * 1024;
 const KEPT_CUT = 8 * 1024;
+/** The longest the runner works without letting timers and signals (the deadline, SIGINT) be heard. */
+const SLICE_MS = 20;
 
 export class Runner {
   readonly results = new Map<string, CaseResult>();
   readonly ledger: ResidueEntry[] = [];
-  /** Characters of response bodies kept whole so far (KEPT_BYTES). */
+  /** Bytes (as parsed) of response bodies kept whole so far (KEPT_BYTES). */
   private kept = 0;
 
   private readonly throttled: ThrottledAnswers;
@@ -110,6 +114,8 @@ export class Runner {
         let completed = true;
         for (const step of c.steps.filter((s) => !s.cleanup)) {
           const ok = await this.runStep(c, step, vars, result, missing, controls);
+          // Judged: its pages are masked and cut now, not held parsed to the end of the case.
+          await this.store(result);
           if (!ok) {
             completed = false;
             break;
@@ -133,10 +139,7 @@ export class Runner {
       }
     }
     if (result.verdict === 'skip' || result.verdict === 'error') this.throttled.unreport(this.throttledFailures);
-    // A token a case obtained itself (the token cases) is a live credential too: masked like the run's own.
-    for (const e of result.exchanges) this.deps.secrets.add(issuedToken(e));
-    // Cut after redaction, never before: a cut could leave part of a secret that redaction no longer recognises.
-    result.exchanges = result.exchanges.map((e) => this.keep(this.deps.secrets.redact(e)));
+    await this.store(result);
     if (result.reason) result.reason = this.deps.secrets.scrub(result.reason);
     result.assertions = result.assertions.map((a) => ({ ...a, message: this.deps.secrets.scrub(a.message) }));
     result.durationMs = Math.round(performance.now() - started);
@@ -214,7 +217,7 @@ export class Runner {
       if (step.paginate && !first.transportError) stepExchanges.push(...(await this.walk(step, first, result)));
       const broken = stepExchanges.find((e) => e.transportError);
       if (broken) {
-        throw new Stop('error', `step "${step.name}": no answer from ${broken.request.method} ${this.deps.secrets.scrub(broken.request.url)}: ${broken.transportError?.message}`);
+        throw new Stop('error', `step "${step.name}": no answer from ${broken.request.method} ${this.deps.secrets.scrubUrl(broken.request.url)}: ${broken.transportError?.message}`);
       }
       const index = result.exchanges.indexOf(first);
       const judgements: Attempt['judgements'] = [];
@@ -638,21 +641,50 @@ export class Runner {
     }
   }
 
-  /** The exchange as the report keeps it: its body whole within the run's budget, else cut (see KEPT_BYTES). */
-  private keep(ex: Exchange): Exchange {
-    const res = ex.response;
-    if (!res) return ex;
-    const size = res.body.length;
-    if (size <= KEPT_ONE && this.kept + size <= KEPT_BYTES) {
-      this.kept += size;
-      return ex;
+  /** Exchanges of the case not yet masked and budgeted (store). */
+  private readonly unstored = new WeakMap<CaseResult, number>();
+
+  /**
+   * Masks and budgets, in place, the exchanges recorded since the last call: in slices that yield to the event loop,
+   * so that masking a long walk never keeps a stop (deadline, signal) from being heard. Once the run is stopped, what
+   * is left is kept without its bodies, masked.
+   */
+  private async store(result: CaseResult): Promise<void> {
+    const list = result.exchanges;
+    const from = this.unstored.get(result) ?? 0;
+    // A token a case obtained itself (the token cases) is a live credential too: masked like the run's own.
+    for (let i = from; i < list.length; i++) this.deps.secrets.add(issuedToken(list[i] as Exchange));
+    const halt = this.deps.http.options.halt;
+    let slice = performance.now();
+    for (let i = from; i < list.length; i++) {
+      if (performance.now() - slice > SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+      const ex = list[i] as Exchange;
+      list[i] = halt?.aborted ? this.deps.secrets.withoutBodies(ex, `not kept: the run was stopped (${String(halt.reason)})`) : this.keep(ex);
     }
-    if (size <= KEPT_CUT) return ex;
-    const { json: _json, ...rest } = res;
-    const note = `the report keeps the first ${KEPT_CUT} of ${size} characters of this body`;
-    // A copy, not a slice: V8 keeps a slice's whole parent string alive.
-    const body = Buffer.from(res.body.slice(0, KEPT_CUT), 'utf8').toString('utf8');
-    return { ...ex, response: { ...rest, body, bodyProblem: res.bodyProblem ? `${res.bodyProblem}; ${note}` : note } };
+    this.unstored.set(result, list.length);
+  }
+
+  /**
+   * The exchange as the report keeps it, masked: parsed and whole within the run's budget (KEPT_BYTES), else as text,
+   * cut when long. The budget is decided on the raw body, so a body that is cut is only masked as far as it is kept.
+   */
+  private keep(ex: Exchange): Exchange {
+    const { secrets } = this.deps;
+    const res = ex.response;
+    const size = res?.body.length ?? 0;
+    const weight = !res ? 0 : size > KEPT_ONE ? Infinity : res.json === undefined ? 2 * size : parsedWeight(res.body);
+    if (weight <= KEPT_ONE && this.kept + weight <= KEPT_BYTES) {
+      this.kept += weight;
+      return secrets.redact(ex);
+    }
+    if (!res || size <= KEPT_CUT) return secrets.redact(ex, { json: false });
+    const cut = secrets.redact(ex, { cut: KEPT_CUT });
+    const note = `the report keeps the first ${(cut.response as NonNullable<Exchange['response']>).body.length} of ${size} characters of this body`;
+    (cut.response as NonNullable<Exchange['response']>).bodyProblem = res.bodyProblem ? `${res.bodyProblem}; ${note}` : note;
+    return cut;
   }
 
   /** Follows meta.next_link from the first page to its end, bounded in pages and bytes and guarded against loops. */
@@ -661,7 +693,7 @@ export class Runner {
     const seen = new Set<string>([first.request.url]);
     const max = step.paginate?.maxPages ?? DEFAULT_MAX_PAGES;
     let current = first;
-    let bytes = first.response?.body.length ?? 0;
+    let bytes = pageWeight(first);
     while (pages.length + 1 < max) {
       if (endMarker(current) !== undefined) break;
       const link = readPath(current.response?.json, 'meta.next_link');
@@ -678,9 +710,9 @@ export class Runner {
       seen.add(next);
       current = await this.send(step, { method: 'GET', url: next, headers: { accept: 'application/json', authorization: `Bearer ${await this.token()}` } }, result, `${step.name} page ${pages.length + 2}`);
       pages.push(current);
-      bytes += current.response?.body.length ?? 0;
+      bytes += pageWeight(current);
       if (bytes > WALK_BYTES) {
-        throw new Stop('error', `step "${step.name}": ${pages.length + 1} pages hold more than ${WALK_BYTES / 2 ** 20} MiB and meta.next_link still points on; the walk was stopped there`);
+        throw new Stop('error', `step "${step.name}": ${pages.length + 1} pages hold more than ${WALK_BYTES / 2 ** 20} MiB once parsed and meta.next_link still points on; the walk was stopped there`);
       }
       if (current.transportError || outcomeOf(current) === 'failure') break;
     }
@@ -717,6 +749,34 @@ export class Runner {
       }
     }
   }
+}
+
+/** What a page takes in memory: its text, and its parsed body when it has one. */
+function pageWeight(ex: Exchange): number {
+  const res = ex.response;
+  if (!res) return 0;
+  return res.json === undefined ? 2 * res.body.length : parsedWeight(res.body);
+}
+
+/**
+ * About how many bytes a JSON text takes once parsed, counted in one scan without parsing it: V8 gives an object
+ * about 64 bytes, an array 40, each value or member 16 more, and a string up to twice its length. 20,000 empty
+ * objects (60 KB of text) weigh 1.7 MB here and take 1.3 MB parsed.
+ */
+export function parsedWeight(text: string): number {
+  let containers = 0;
+  let members = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) containers++;
+    else if (c === 0x2c || c === 0x3a) members++;
+  }
+  return 2 * text.length + 64 * containers + 16 * members;
 }
 
 /** The access token a response hands out, read from the parsed body or, failing that, from the text. */

@@ -9,10 +9,11 @@ import type { CaseResult } from '../core/results.js';
 import { runConformance, type RunOutcome } from '../engine/run.js';
 import { loadSuites } from '../engine/suite.js';
 import { UnreachableError } from '../errors.js';
-import { CATALOGUE, startHostile, type HostileKind } from './servers.js';
+import { CATALOGUE, secretIn, startHostile, type HostileKind } from './servers.js';
 import { watch, within } from './watch.js';
 
-const SECRET = 'hostile-client-secret-7f3a9c';
+/** With `/`, `+` and `Ü`, so its JSON-escaped, PHP-escaped, percent- and form-encoded forms all differ from it. */
+const SECRET = 'hostile/client+secret-Ü7f3a9c';
 const TIMEOUT_MS = 1_000;
 const CAP = 20 * 1024 * 1024;
 /** One case of each shape: token, refusal, walk (bounded and unbounded), batch, list envelope, client mistakes. */
@@ -78,7 +79,8 @@ describe('the harness against hostile targets (catalogue, subset of cases)', fun
         expect(failure, String(failure)).to.be.instanceOf(UnreachableError);
         const error = failure as UnreachableError;
         expect(error.exitCode).to.equal(3);
-        expect(error.message).to.match(/token endpoint .*(did not answer|gave no access_token)/).and.not.include(SECRET);
+        expect(error.message).to.match(/token endpoint .*(did not answer|gave no access_token|issued a token the run cannot use)/).and.not.include(SECRET);
+        expect(error.message).to.not.include(server.token);
         expect(seconds).to.be.below(TIMEOUT_MS / 1000 + 4);
         return;
       }
@@ -103,9 +105,9 @@ describe('the harness against hostile targets (catalogue, subset of cases)', fun
         expect(Buffer.byteLength(ex.response?.body ?? '')).to.be.at.most(CAP);
         expect(ex.elapsedMs).to.be.below(TIMEOUT_MS + 1_500);
       }
-      const text = JSON.stringify(report);
-      expect(text).to.not.include(SECRET);
-      expect(text).to.not.include(server.token);
+      // In any form (raw, JSON- or PHP-escaped, percent- or form-encoded), anywhere in the report.
+      expect(secretIn(report, SECRET), 'the client secret').to.equal(undefined);
+      expect(secretIn(report, server.token), 'the token').to.equal(undefined);
       if (entry.kind === 'endless-body') {
         // The harness stopped reading at the cap: the server could write little more than the cap per request.
         expect(server.stats.bytesWritten).to.be.below(server.stats.requests * (CAP + 16 * 1024 * 1024));

@@ -50,6 +50,7 @@ const CASES: { kind: HostileKind; maxResponseBytes: number; why: string }[] = [
   { kind: 'deep-json', maxResponseBytes: 20 * 1024 * 1024, why: '200 KiB of 100,000-level nesting on every answer' },
   { kind: 'endless-body', maxResponseBytes: 2 * 1024 * 1024, why: 'every answer endless, cut at a 2 MiB cap' },
   { kind: 'endless-pages', maxResponseBytes: 20 * 1024 * 1024, why: 'writes echoed, list pages of 1 MiB that never end' },
+  { kind: 'object-heavy', maxResponseBytes: 20 * 1024 * 1024, why: 'writes echoed, list pages of 20,000 empty objects (60 KB, 1.3 MB parsed) that never end' },
 ];
 
 /**

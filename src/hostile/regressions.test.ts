@@ -9,6 +9,7 @@ import { Runner } from '../engine/runner.js';
 import { HttpClient, MAX_JSON_DEPTH } from '../http/client.js';
 import { htmlReport } from '../reporters/html.js';
 import { startHostile, type HostileServer } from './servers.js';
+import { within } from './watch.js';
 
 const profileFor = (baseUrl: string, maxResponseBytes = 20 * 1024 * 1024): Profile => ({
   ...defaults(), baseUrl, clientId: 'regression', clientSecret: 'regression-secret-91c2',
@@ -33,6 +34,61 @@ describe('harness regressions found by the hostile catalogue', function () {
     servers.push(s);
     return s;
   };
+
+  /** A loopback server answering every request with a small JSON body, and an HTTP client for it. */
+  async function plainTarget(timeoutMs = 500): Promise<{ http: HttpClient; url: string; close: () => Promise<void> }> {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"ok","data":[]}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const http = new HttpClient({ origins: [url], timeoutMs, maxResponseBytes: 1024 * 1024 });
+    return {
+      http, url, close: async () => {
+        await http.close();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      },
+    };
+  }
+
+  for (const [what, token] of [['CR and LF', 'tok\r\nX-Injected: 1'], ['a character above U+00FF', 'tok-€']]) {
+    it(`never sends a header with ${what}, and 40 such requests leave the client working (no connection slot leaked)`, async () => {
+      const t = await plainTarget();
+      try {
+        // undici refused each such request but kept one of its 16 connection slots: the 17th request waited forever.
+        const refused = await within(Promise.all(Array.from({ length: 40 }, () =>
+          t.http.send('bad token', { method: 'GET', url: `${t.url}/ats/job-offers`, headers: { authorization: `Bearer ${token}` } }))), 10_000, 'the refused requests');
+        for (const ex of refused) {
+          expect(ex.transportError?.kind).to.equal('invalid-header');
+          expect(ex.transportError?.message).to.match(/not sent: the value of header authorization holds U\+(000D|20AC) at index \d+/);
+          expect(JSON.stringify(ex)).to.not.include(token);
+        }
+        const ok = await within(t.http.send('after', { method: 'GET', url: `${t.url}/ats/job-offers` }), 10_000, 'the request after them');
+        expect(ok.response?.status, ok.transportError?.message).to.equal(200);
+      } finally {
+        await within(t.close(), 10_000, 'closing the client');
+      }
+    });
+  }
+
+  it('ends a request that undici refuses and never settles at the request time limit', async () => {
+    const t = await plainTarget(300);
+    // A Connection header that is not a list of tokens: undici refuses it after taking a connection slot, which it
+    // never gives back (undici 7.30); the harness does not check this header, so only the time limit can end it.
+    const stuck = { method: 'GET', url: `${t.url}/`, headers: { connection: 'a b' } };
+    try {
+      const sent = [];
+      for (let i = 0; i < 20; i++) sent.push(await within(t.http.send('stuck', stuck), 5_000, `refused request ${i + 1}`));
+      expect(sent.filter((ex) => ex.transportError?.kind === 'timeout').length, 'requests that waited for a slot').to.be.above(0);
+      for (const ex of sent) expect(ex.transportError, JSON.stringify(ex.response)).to.not.equal(undefined);
+    } finally {
+      await within(t.close(), 10_000, 'closing the client');
+    }
+  });
 
   it(`records JSON nested deeper than ${MAX_JSON_DEPTH} levels as a body problem instead of a value`, async () => {
     const deep = await hostile('deep-json');
@@ -81,6 +137,30 @@ describe('harness regressions found by the hostile catalogue', function () {
       expect(c?.reason).to.match(/harness error: Maximum call stack/);
       expect(report.summary.conformant).to.equal(false);
       expect(exitCode).to.equal(1);
+    } finally {
+      Runner.prototype.runCase = original;
+    }
+  });
+
+  it('ends a stopped run even when a case never ends, reporting that case as not run', async () => {
+    const original = Runner.prototype.runCase;
+    const stuck = 'auth.no-header.list-job-offers';
+    const interrupt = new AbortController();
+    // Whatever holds a case (a command of the id source, a wait): here a promise that never settles; the run is
+    // interrupted once the case is under way.
+    Runner.prototype.runCase = async function (this: Runner, c: Parameters<Runner['runCase']>[0]) {
+      if (c.id !== stuck) return original.call(this, c);
+      setTimeout(() => interrupt.abort('SIGINT'), 100);
+      return new Promise<never>(() => undefined);
+    };
+    try {
+      const { report } = await within(runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', interrupt: interrupt.signal,
+        filters: { grep: `^(token\\.issued|${stuck.replace(/\./g, '\\.')}) ` } }), 20_000, 'the stopped run');
+      const c = report.cases.find((x) => x.id === stuck);
+      expect(c?.verdict).to.equal('skip');
+      expect(c?.reason).to.match(/^not run \(interrupted\)/);
+      expect(report.run.stopped?.reason).to.equal('interrupted');
+      expect(report.summary.conformant).to.equal(false);
     } finally {
       Runner.prototype.runCase = original;
     }

@@ -9,7 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 export type HostileKind =
   | 'garbage' | 'not-http' | 'endless-body' | 'slow-drip' | 'reset-mid-response' | 'short-content-length'
   | 'long-content-length' | 'redirect-loop' | 'huge-json' | 'endless-pages' | 'deep-json' | 'token-hangs'
-  | 'token-garbage' | 'html-everywhere' | 'html-api';
+  | 'token-garbage' | 'html-everywhere' | 'html-api' | 'token-lives-0s' | 'token-lives-1ms' | 'token-crlf' | 'token-euro'
+  | 'token-echo' | 'object-heavy'
+  /** Not in the catalogue (its token is text every report holds): the token is the target's host, 127.0.0.1. */
+  | 'token-is-host';
 
 export interface HostileEntry {
   kind: HostileKind;
@@ -34,12 +37,18 @@ export const CATALOGUE: readonly HostileEntry[] = [
   { kind: 'token-garbage', description: 'the token endpoint answers 200 with random bytes', expect: 'unreachable' },
   { kind: 'html-everywhere', description: 'an HTML error page for every request, the token endpoint included', expect: 'unreachable' },
   { kind: 'html-api', description: 'the token works; every other answer is an HTML 200 page', expect: 'verdicts' },
+  { kind: 'token-lives-0s', description: 'writes echoed; tokens with expires_in 0, and endless same-origin list pages of 4,000 short strings', expect: 'unreachable' },
+  { kind: 'token-lives-1ms', description: 'writes echoed; tokens that live 1 ms (a new one for every request), and endless same-origin list pages of 4,000 short strings', expect: 'verdicts' },
+  { kind: 'token-crlf', description: 'an access_token with CR and LF in it (a header injection if sent)', expect: 'unreachable' },
+  { kind: 'token-euro', description: 'an access_token with a character above U+00FF (tok-€…), which no header can carry', expect: 'unreachable' },
+  { kind: 'token-echo', description: 'the token endpoint refuses all but the run\'s own request and echoes it PHP-style (\\/, \\u00dc), percent- and form-encoded', expect: 'verdicts' },
+  { kind: 'object-heavy', description: 'writes echoed; every GET a list page of 20,000 empty objects (60 KB, 1.3 MB parsed) whose next_link points to a new page', expect: 'verdicts' },
 ];
 
 export interface HostileServer {
   readonly url: string;
   readonly kind: HostileKind;
-  /** The access token its token endpoint hands out, so a test can look for it where it must not be. */
+  /** The access token its token endpoint hands out (the start of each, for tokens that die at once), so a test can look for it where it must not be. */
   readonly token: string;
   /** Requests received and body bytes written, to show the harness stopped reading. */
   readonly stats: { requests: number; bytesWritten: number };
@@ -56,6 +65,48 @@ function bigPage(bytes: number, nextLink: string | null): Buffer {
   return Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(record).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
 }
 
+/** A list page of `count` copies of `item` (JSON text) and a next_link. */
+function listPage(count: number, item: string, nextLink: string | null): Buffer {
+  return Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(item).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
+}
+
+/** A page of `count` distinct short strings. */
+function stringsPage(count: number, page: number, nextLink: string | null): Buffer {
+  return Buffer.from(`{"message":"ok","data":[${Array.from({ length: count }, (_, i) => `"p${page}s${i}"`).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
+}
+
+/** JSON as PHP's json_encode writes it by default: `/` as `\/`, everything beyond ASCII as `\uXXXX`. */
+export function phpJson(value: unknown): string {
+  return JSON.stringify(value).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Every form a secret may take in a recorded body, to look for it: raw, JSON-escaped, PHP-escaped, percent- and form-encoded. */
+export function secretForms(secret: string): string[] {
+  const upper = (t: string): string => t.replace(/%[0-9a-f]{2}/gi, (x) => x.toUpperCase());
+  const lower = (t: string): string => t.replace(/%[0-9a-f]{2}/gi, (x) => x.toLowerCase());
+  const forms = [secret, JSON.stringify(secret).slice(1, -1), phpJson(secret).slice(1, -1), upper(encodeURIComponent(secret)),
+    lower(encodeURIComponent(secret)), new URLSearchParams({ s: secret }).toString().slice(2)];
+  return [...new Set(forms)];
+}
+
+/**
+ * Where a secret survives in a value (a report, parsed): the first string (key or value) that holds it in any of
+ * its forms, with the form, or undefined.
+ */
+export function secretIn(value: unknown, secret: string): string | undefined {
+  const forms = secretForms(secret);
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      const form = forms.find((f) => v.includes(f));
+      if (form !== undefined) return `${JSON.stringify(form)} in ${JSON.stringify(v.slice(Math.max(0, v.indexOf(form) - 60), v.indexOf(form) + form.length + 20))}`;
+    } else if (Array.isArray(v)) for (const x of v as unknown[]) stack.push(x);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) stack.push(k, x);
+  }
+  return undefined;
+}
+
 /** `{"message":"deep","data":[[[…]]]}`, nested `depth` levels. */
 function deepJson(depth: number): Buffer {
   return Buffer.from(`{"message":"deep","data":${'['.repeat(depth)}${']'.repeat(depth)},"meta":{"next_link":null}}`);
@@ -65,7 +116,14 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const stats = { requests: 0, bytesWritten: 0 };
-  const token = `hostile-${randomBytes(16).toString('hex')}`;
+  const token = kind === 'token-crlf' ? `hostile-${randomBytes(8).toString('hex')}\r\nX-Injected: 1`
+    : kind === 'token-euro' ? `tok-€${randomBytes(8).toString('hex')}`
+      : kind === 'token-is-host' ? '127.0.0.1'
+        : `hostile-${randomBytes(16).toString('hex')}`;
+  const expiresIn = kind === 'token-lives-0s' ? 0 : kind === 'token-lives-1ms' ? 0.001 : 3600;
+  // Tokens that die at once are new ones each time (the `token` they all start with), each a secret to mask.
+  const shortLived = kind === 'token-lives-0s' || kind === 'token-lives-1ms';
+  const objectPage = kind === 'object-heavy' ? (next: string): Buffer => listPage(20_000, '{}', next) : undefined;
   const huge = kind === 'huge-json' ? bigPage(10 * 1024 * 1024, null) : undefined;
   const deep = kind === 'deep-json' ? deepJson(100_000) : undefined;
   let origin = '';
@@ -150,7 +208,48 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
         return send(res, 502, { 'content-type': 'text/html' }, HTML);
       case 'html-api':
         return send(res, 200, { 'content-type': 'text/html; charset=utf-8' }, HTML);
+      case 'token-lives-0s':
+      case 'token-lives-1ms': {
+        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        return send(res, 200, { 'content-type': 'application/json' }, stringsPage(4_000, page, `${origin}${path}?page=${page + 1}`));
+      }
+      case 'object-heavy': {
+        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        return send(res, 200, { 'content-type': 'application/json' }, (objectPage as (next: string) => Buffer)(`${origin}${path}?page=${page + 1}`));
+      }
+      case 'token-crlf':
+      case 'token-euro':
+      case 'token-echo':
+      case 'token-is-host':
+        return send(res, 200, { 'content-type': 'application/json' }, '{"message":"ok","data":[],"meta":{"next_link":null}}');
     }
+  };
+
+  /**
+   * token-echo's token endpoint: the run's own request (JSON with client_id, client_secret and grant_type) gets a
+   * token; any other is refused with a body that echoes it as a PHP service would, JSON-escaped, percent- and
+   * form-encoded, so the client secret comes back in every form but the raw one.
+   */
+  const echoToken = (req: IncomingMessage, res: ServerResponse): void => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').slice(0, 64 * 1024);
+      let body: Record<string, unknown> | undefined;
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        body = undefined;
+      }
+      if (body && typeof body['client_secret'] === 'string' && body['grant_type'] === 'client_credentials' && /json/.test(req.headers['content-type'] ?? '')) {
+        send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600 }));
+        return;
+      }
+      const echo = { error: 'invalid_request', error_description: 'request refused', request: text, query: encodeURIComponent(text), form: new URLSearchParams({ request: text }).toString() };
+      send(res, 400, { 'content-type': 'application/json' }, phpJson(echo));
+    });
   };
 
   /** Writes answered as a working server would, so a case's setup gets as far as its list walk. */
@@ -177,12 +276,14 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const server = createServer((req, res) => {
     stats.requests += 1;
     const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
-    if (kind === 'endless-pages' && !isToken && req.method !== 'GET') return echo(req, res);
+    const echoesWrites = kind === 'endless-pages' || kind === 'object-heavy' || kind === 'token-lives-1ms' || kind === 'token-lives-0s';
+    if (echoesWrites && !isToken && req.method !== 'GET') return echo(req, res);
+    if (kind === 'token-echo' && isToken) return echoToken(req, res);
     // The body is drained and ignored, so a request is never left half-read.
     req.resume();
     if (isToken && kind === 'token-hangs') return;
     if (isToken && kind !== 'token-garbage' && kind !== 'html-everywhere') {
-      send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 3600 }));
+      send(res, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify({ access_token: shortLived ? `${token}-${stats.requests}` : token, token_type: 'Bearer', expires_in: expiresIn }));
       return;
     }
     misbehave(req, res);

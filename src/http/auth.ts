@@ -29,8 +29,33 @@ export function tokenRequestBody(credentials: Credentials): string {
   });
 }
 
+/**
+ * The most tokens one run fetches. A real run needs one, plus one per expiry: a token living a minute makes 60 in
+ * an hour. A target whose tokens die at once would make the run fetch one per request, each a secret to mask.
+ */
+export const MAX_TOKENS = 500;
+
+/** RFC 6750 §2.1 b64token: what a bearer token may hold so that it can be sent in an Authorization header. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * Why a token the target issued cannot be used, or undefined. Not a rule of the spec (it judges nothing): the
+ * harness cannot send a token HTTP forbids in a header, nor run on a token that lives no time at all.
+ */
+export function unusableToken(token: string, lifetimeMs: number, expiresIn: number): string | undefined {
+  const bad = B64TOKEN.test(token) ? undefined : /[^A-Za-z0-9\-._~+/=]/.exec(token) ?? /=[^=]/.exec(token);
+  if (bad) {
+    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return `its access_token is not a bearer token (RFC 6750 §2.1 b64token: letters, digits, -._~+/ then =): it holds U+${code} at index ${bad.index}, so it cannot be sent in an Authorization header`;
+  }
+  if (!(lifetimeMs > 0)) return `its token lives no time (expires_in: ${expiresIn}), so every request would need a new one`;
+  return undefined;
+}
+
 export class TokenProvider {
   private cached?: { token: string; expiresAt: number };
+  /** Tokens fetched so far (MAX_TOKENS). */
+  private fetched = 0;
   /** The exchange that produced the current token, kept for the report's evidence. */
   lastExchange?: Exchange;
 
@@ -55,6 +80,10 @@ export class TokenProvider {
   }
 
   private async fetch(): Promise<string> {
+    if (this.fetched >= MAX_TOKENS) {
+      throw new TokenError(`the token endpoint ${this.tokenUrl} has issued ${MAX_TOKENS} tokens in this run, each expiring before the next request; the run does not fetch more`);
+    }
+    this.fetched++;
     const exchange = await this.http.send('token', {
       method: 'POST',
       url: this.tokenUrl,
@@ -75,6 +104,8 @@ export class TokenProvider {
     const expiresIn = typeof body?.['expires_in'] === 'number' ? (body['expires_in'] as number) : 3600;
     // Refresh a little early (10%, at most 30 s) so a token never expires mid-request.
     const lifetime = expiresIn * UNIT_MS[this.unit];
+    const unusable = unusableToken(token, lifetime, expiresIn);
+    if (unusable) throw new TokenError(`the token endpoint ${this.tokenUrl} issued a token the run cannot use: ${unusable}`, exchange);
     this.cached = { token, expiresAt: Date.now() + lifetime - Math.min(lifetime * 0.1, 30_000) };
     return token;
   }

@@ -91,6 +91,7 @@ export class HttpClient {
       maxWaitMs: options.throttle?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
       maxTotalWaitMs: options.throttle?.maxTotalWaitMs ?? DEFAULT_MAX_TOTAL_WAIT_MS,
     };
+    this.destroyOnHalt();
   }
 
   /** What the run met from a rate-limiting target so far (RunReport.transport). */
@@ -107,6 +108,18 @@ export class HttpClient {
     const taken = this.throttledAnswers;
     this.throttledAnswers = [];
     return taken;
+  }
+
+  /**
+   * The run stopped: every connection is destroyed at once, so nothing the target does (or a request undici left
+   * waiting for a slot) can hold the run; a request after that is not sent (see `send`).
+   */
+  private destroyOnHalt(): void {
+    const halt = this.options.halt;
+    if (!halt) return;
+    const destroy = (): void => void this.dispatcher.destroy().catch(() => undefined);
+    if (halt.aborted) destroy();
+    else halt.addEventListener('abort', destroy, { once: true });
   }
 
   /** Whether a URL lies within the origins the user named (userinfo aside); false for what does not parse. */
@@ -127,6 +140,8 @@ export class HttpClient {
     if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
     const halt = this.options.halt;
     if (halt?.aborted) return stopped(step, req, halt);
+    const refused = unsendableHeader(req.headers ?? {});
+    if (refused) return unsendable(step, req, refused);
     const retries = Math.max(0, this.options.retries ?? 0);
     const endpoint = this.options.endpointOf?.(req.method, req.url);
     let resent = 0;
@@ -184,17 +199,19 @@ export class HttpClient {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = this.options.halt ? AbortSignal.any([timeout, this.options.halt]) : timeout;
     try {
-      const res = await request(url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers,
-        body: req.body,
-        dispatcher: this.dispatcher,
-        signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
       const cap = this.options.maxResponseBytes;
-      const { raw, cut } = await readCapped(res.body, cap);
+      const { res, raw, cut } = await untilAborted(signal, (async () => {
+        const res = await request(url, {
+          method: req.method as Dispatcher.HttpMethod,
+          headers,
+          body: req.body,
+          dispatcher: this.dispatcher,
+          signal,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+        return { res, ...(await readCapped(res.body, cap)) };
+      })());
       const responseHeaders = flattenHeaders(res.headers);
       // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
       const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
@@ -213,9 +230,73 @@ export class HttpClient {
     return recorded;
   }
 
+  /** Closes the connections; one still held after the request time limit (a hostile or stuck one) is destroyed. */
   async close(): Promise<void> {
-    await this.dispatcher.close().catch(() => undefined);
+    if (this.options.halt?.aborted) return this.dispatcher.destroy().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.options.timeoutMs);
+    });
+    const closed = await Promise.race([this.dispatcher.close().then(() => 'closed' as const, () => 'closed' as const), late]);
+    clearTimeout(timer);
+    if (closed === 'late') await this.dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * The work's outcome, or a rejection with the signal's reason as soon as it aborts: the request time limit and the
+ * run's halt hold even when undici never settles (it did not, for a request waiting for a connection slot).
+ */
+function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => {
+    signal.removeEventListener('abort', onAbort as () => void);
+    // What the work does after the abort (a late rejection) is no longer anyone's concern.
+    work.catch(() => undefined);
+  });
+}
+
+/** undici's own rule for header values (RFC 9110 field-value: no CR, LF, NUL, nothing above U+00FF) and names. */
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Headers undici refuses whatever their value (it manages them itself). */
+const REFUSED_NAMES = new Set(['transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
+
+/**
+ * Why a header cannot be sent (a value with CR, LF or a character above U+00FF, e.g. a token a target handed out),
+ * or undefined. Checked before sending: undici refuses such a request, and each refusal used to hold one of its
+ * connection slots for good, until every later request waited forever.
+ */
+export function unsendableHeader(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TOKEN.test(name)) return `the header name ${JSON.stringify(name)} is not an HTTP token`;
+    if (REFUSED_NAMES.has(name.toLowerCase())) return `the HTTP client does not send a ${name.toLowerCase()} header`;
+    const bad = BAD_VALUE.exec(value);
+    if (bad) {
+      const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      return `the value of header ${name} holds U+${code} at index ${bad.index}, which HTTP does not allow in a header`;
+    }
+  }
+  return undefined;
+}
+
+/** The exchange of a request not sent because a header cannot be sent; no header is kept (one may hold a secret). */
+function unsendable(step: string, req: OutgoingRequest, why: string): Exchange {
+  return {
+    step,
+    request: { method: req.method, url: req.url, headers: {} },
+    transportError: { kind: 'invalid-header', message: `not sent: ${why}` },
+    startedAt: new Date().toISOString(),
+    elapsedMs: 0,
+  };
 }
 
 /** scheme://host:port of a URL, default ports made explicit by URL itself; userinfo never counts. */

@@ -42,6 +42,12 @@ describe('curlCommand', () => {
     expect(wordsOf(query, { RDX_ACCESS_TOKEN: 'tok' })).to.include('http://127.0.0.1:1/ats/job-offers?access_token=tok&ref=a');
   });
 
+  it('writes ${RDX_ACCESS_TOKEN} where letters or digits follow the mask, so the shell still reads that variable', () => {
+    const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:1/ats/job-offers', headers: { authorization: 'Bearer ***abc', 'x-tag': '***_1' } }));
+    expect(line).to.include('"authorization: Bearer ${RDX_ACCESS_TOKEN}abc"').and.include('"x-tag: ${RDX_ACCESS_TOKEN}_1"');
+    expect(wordsOf(line, { RDX_ACCESS_TOKEN: 'tok' })).to.include.members(['authorization: Bearer tokabc', 'x-tag: tok_1']);
+  });
+
   it('lets a caller name another variable, e.g. for an expired token', () => {
     const line = curlCommand(exchange({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: { authorization: 'Bearer ***' } }), { ...DEFAULT_VARIABLES, accessToken: 'RDX_EXPIRED_TOKEN' });
     expect(line).to.include('"authorization: Bearer $RDX_EXPIRED_TOKEN"');

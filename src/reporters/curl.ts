@@ -83,7 +83,12 @@ export function quote(parts: Part[]): string {
   if (parts.length === 0) return "''";
   if (!hasVariable) return quoteText(texts.join(''));
   if (texts.every((t) => !DOUBLE_QUOTE_SPECIAL.test(t) && !CONTROL.test(t))) {
-    return `"${parts.map((p) => ('text' in p ? p.text : `$${p.variable}`)).join('')}"`;
+    // "$NAMEabc" would read the variable NAMEabc: a name followed by a name character is written ${NAME}.
+    return `"${parts.map((p, i) => {
+      if ('text' in p) return p.text;
+      const after = parts[i + 1];
+      return after && 'text' in after && /^\w/.test(after.text) ? `\${${p.variable}}` : `$${p.variable}`;
+    }).join('')}"`;
   }
   return parts.map((p) => ('text' in p ? quoteText(p.text) : `"$${p.variable}"`)).join('');
 }

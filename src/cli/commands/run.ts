@@ -137,6 +137,9 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
     if (written.bundle && signWith) say(`Bundle signed by ${signWith.signer.fingerprint} (readers check it with rdx verify --public-key and your published public key)`);
   }
+  // A case left behind at the stop (see runConformance) may still hold a socket or a timer: it must not keep the
+  // process alive once the reports are written.
+  if (report.run.stopped) setTimeout(() => process.exit(), 1_000).unref();
   // Interrupted: the reports are written, and the exit code says how the run ended (128 + the signal's number).
   return signalled ? SIGNAL_EXIT[signalled] ?? 130 : exitCodeOf(report.summary, argv['allowIncomplete'] === true);
 }

@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { MASK, MAX_SECRETS, Secrets, stripUserinfo } from './redact.js';
+import type { Exchange } from '../core/results.js';
+
+/** JSON as PHP's json_encode writes it by default: `/` as `\/`, everything beyond ASCII as `\uXXXX`. */
+const php = (text: string): string => JSON.stringify(text).slice(1, -1).replace(/\//g, '\\/')
+  .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+describe('Secrets', () => {
+  const SECRET = 'pA/ss+w0rd/Ün"\\é';
+
+  it('masks a secret in every form a body can carry it: raw, JSON- and PHP-escaped, percent- and form-encoded, mixed', () => {
+    const secrets = new Secrets();
+    secrets.add(SECRET);
+    const forms = [
+      SECRET, JSON.stringify(SECRET).slice(1, -1), php(SECRET), encodeURIComponent(SECRET),
+      encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase()), new URLSearchParams({ s: SECRET }).toString().slice(2),
+      // Any character may be escaped, not only those that must be.
+      '\\u0070A\\/ss%2Bw0rd/\\u00DCn\\"%5C%C3%A9',
+    ];
+    for (const form of forms) expect(secrets.scrub(`{"echo":"x=${form}&y=1"}`), form).to.equal(`{"echo":"x=${MASK}&y=1"}`);
+  });
+
+  it('masks with one matcher however many secrets there are, keys and values of a parsed body alike', () => {
+    const secrets = new Secrets();
+    const tokens = Array.from({ length: 1_100 }, (_, i) => `tok-${i.toString(36).padStart(4, '0')}-${'x'.repeat(i % 7)}`);
+    for (const t of tokens) secrets.add(t);
+    expect(secrets.size).to.equal(1_100);
+    const page = { data: tokens.map((t, i) => (i % 2 ? t : { [t]: `a ${t} b` })), meta: { next_link: null } };
+    const masked = JSON.stringify(secrets.scrubValue(page));
+    for (const t of tokens) expect(masked).to.not.include(t);
+    // Overlapping secrets (one the start of another): the longest is masked whole, nothing of it left.
+    secrets.add('tok-0006-xx');
+    expect(secrets.scrub('tok-0006-xxxxxx! tok-0006-xxy')).to.equal(`${MASK}! ${MASK}y`);
+    // A part without a secret is not copied.
+    const clean = { data: ['a', 'b'], meta: { n: 1 } };
+    expect(secrets.scrubValue(clean)).to.equal(clean);
+  });
+
+  it('keeps adding secrets after masking began, and still masks the earlier ones', () => {
+    const secrets = new Secrets();
+    const seen: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const token = `token-${i}-${'abcdefgh'.slice(i % 8)}`;
+      secrets.add(token);
+      seen.push(token);
+      const text = seen.slice(-3).concat(seen[0] as string).join(' | ');
+      expect(secrets.scrub(text).split(' | ').every((part) => part === MASK), text).to.equal(true);
+    }
+  });
+
+  it('refuses more than MAX_SECRETS rather than leave one unmasked', () => {
+    const secrets = new Secrets();
+    for (let i = 0; i < MAX_SECRETS; i++) secrets.add(`secret-${i}`);
+    expect(() => secrets.add('one-too-many')).to.throw(/more than 4096 secrets/);
+    secrets.add('secret-1'); // known already: no error
+  });
+
+  it('never masks inside the target\'s origin, even when a token equals its host', () => {
+    const secrets = new Secrets();
+    secrets.add('127.0.0.1');
+    secrets.protect('http://127.0.0.1:8080');
+    expect(secrets.scrubUrl('http://user:pw@127.0.0.1:8080/a/127.0.0.1?access_token=127.0.0.1')).to.equal(`http://127.0.0.1:8080/a/${MASK}?access_token=${MASK}`);
+    expect(secrets.scrub('next_link http://127.0.0.1:8080/x from 127.0.0.1')).to.equal(`next_link http://127.0.0.1:8080/x from ${MASK}`);
+  });
+
+  it('cuts a long body after masking its head, leaving no part of a secret at the cut', () => {
+    const secrets = new Secrets();
+    secrets.add('sec/ret-value');
+    const escaped = 'sec\\/ret-value';
+    for (let at = 80; at <= 100; at++) {
+      const text = `${'a'.repeat(at)}${escaped}${'b'.repeat(10_000)}`;
+      const head = secrets.scrubHead(text, 90);
+      expect(head.length, `secret at ${at}`).to.be.at.most(90);
+      // Whatever of the secret is left (nothing, or its mask) is no prefix of any of its forms.
+      const tail = head.slice(at);
+      expect(tail === '' || tail === MASK || tail.startsWith(MASK), `secret at ${at}: ${JSON.stringify(tail)}`).to.equal(true);
+    }
+  });
+
+  it('redacts an exchange: URL after the origin, headers, bodies, parsed body; keeps only the text or a head when asked', () => {
+    const secrets = new Secrets();
+    secrets.add('s3cret-value');
+    secrets.add('tok_abcdef');
+    secrets.add('abc'); // too short to be a secret: ignored so it does not mask innocent text
+    const ex: Exchange = {
+      step: 'x',
+      request: { method: 'POST', url: 'http://h/p?access_token=tok_abcdef', headers: { authorization: 'Bearer tok_abcdef' }, body: '{"client_secret":"s3cret-value"}' },
+      response: { status: 200, headers: { 'x-echo': 'tok_abcdef' }, body: '{"access_token":"tok_abcdef","abc":1}', json: { access_token: 'tok_abcdef', abc: 1 } },
+      startedAt: '', elapsedMs: 1,
+    };
+    const red = secrets.redact(ex);
+    expect(JSON.stringify(red)).to.not.include('tok_abcdef').and.not.include('s3cret-value');
+    expect(red.request.headers['authorization']).to.equal(`Bearer ${MASK}`);
+    expect(red.request.url).to.equal(`http://h/p?access_token=${MASK}`);
+    expect(red.response?.json).to.deep.equal({ access_token: MASK, abc: 1 });
+    expect(secrets.redact(ex, { json: false }).response).to.not.have.property('json');
+    expect(secrets.redact(ex, { cut: 30 }).response?.body).to.equal(`{"access_token":"${MASK}","`);
+    // A secret across the cut is cut off whole.
+    expect(secrets.redact(ex, { cut: 20 }).response?.body).to.equal('{"access_token":"');
+  });
+
+  it('strips userinfo from a URL, and leaves what is not a URL as it is', () => {
+    expect(stripUserinfo('http://user:pass@proxy.example:3128/')).to.equal('http://proxy.example:3128/');
+    expect(stripUserinfo('http://proxy.example:3128')).to.equal('http://proxy.example:3128');
+    expect(stripUserinfo('not a url')).to.equal('not a url');
+  });
+});
