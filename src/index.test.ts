@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT, personaByName, runConformance, type Persona } from './index.js';
+import { packageRoot } from './spec/index.js';
 
 describe('the programmatic API (src/index.ts)', function () {
   this.timeout(60_000);
@@ -27,5 +28,17 @@ describe('the programmatic API (src/index.ts)', function () {
     });
     expect([verdict, exitCode]).to.deep.equal(['NOT_CONFORMANT', EXIT.MUST_FAILED]);
     expect(report.cases.filter((c) => c.verdict === 'fail').flatMap((c) => c.assertions.filter((a) => !a.passed).map((a) => a.clause))).to.include('ENVELOPE.MESSAGE');
+  });
+
+  it('takes the other run options as `rdx run` does: suite files, --bail, --fail-on should, a reporter', async () => {
+    const suite = join(packageRoot, 'suites', 'envelope', 'envelope.yaml');
+    const { report, exitCode } = await runConformance({
+      ...quiet, suiteFiles: [suite], bail: true, failOn: 'should', reporter: 'none',
+      simulator: { personas: [personaByName('missing-message') as Persona] },
+    });
+    expect(report.cases.filter((c) => c.verdict === 'fail'), 'bail: the run stops at the first failing case').to.have.length(1);
+    expect(report.cases.map((c) => c.id), 'cases').to.not.be.empty;
+    expect(report.cases.filter((c) => !String(c.file).includes('envelope/envelope.yaml')).map((c) => c.id), 'cases from other files').to.deep.equal([]);
+    expect(exitCode).to.equal(EXIT.MUST_FAILED);
   });
 });
