@@ -390,7 +390,18 @@ export class Runner {
     let listed = '';
     if (list) {
       const found = await this.findByListing(step, list, key, result);
-      if (found.id !== undefined) return { value: found.id };
+      if (found.id !== undefined) {
+        // Where the answer shows ids as well, each must name the record made from its own item.
+        if (idValue(fromData) !== undefined) {
+          const passed = String(fromData) === String(found.id);
+          result.assertions.push(this.assertion({
+            clause: 'WRITE.READ_BACK', check: 'created-ids', exchange: result.exchanges.indexOf(answer), passed,
+            message: passed ? `the answer's id for item ${n} is the id its record is listed under`
+              : `the answer gave item ${n} (${describeKey(key)}) the id ${JSON.stringify(fromData)}, but its record is listed under ${JSON.stringify(found.id)}`,
+          }));
+        }
+        return { value: found.id };
+      }
       listed = found.why;
     }
     if (fromData !== undefined) return { value: fromData };
