@@ -240,22 +240,19 @@ export function writeFileAtomic(path: string, text: string): void {
   const target = writeTarget(path);
   const temp = temporaryName(target);
   const fd = openSync(temp, EXCLUSIVE, 0o600);
+  let renamed = false;
   try {
-    const bytes = Buffer.from(text, 'utf8');
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, target);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
+    renamed = true;
+  } finally {
+    if (!renamed) rmSync(temp, { force: true });
   }
   syncDirectory(dirname(target));
 }
@@ -272,34 +269,32 @@ export async function writeFileAtomicAsync(path: string, pieces: Iterable<string
   const target = writeTarget(path);
   const temp = temporaryName(target);
   const handle = await open(temp, EXCLUSIVE, 0o600);
+  let renamed = false;
   try {
-    let pending: string[] = [];
-    let size = 0;
-    const write = async (text: string): Promise<void> => {
-      const bytes = Buffer.from(text, 'utf8');
-      for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
-    };
-    for (const piece of pieces) {
-      pending.push(piece);
-      size += piece.length;
-      if (size < WRITE_BYTES) continue;
+    try {
+      const write = async (text: string): Promise<void> => {
+        const bytes = Buffer.from(text, 'utf8');
+        for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+      };
+      let pending: string[] = [];
+      let size = 0;
+      for (const piece of pieces) {
+        pending.push(piece);
+        size += piece.length;
+        if (size < WRITE_BYTES) continue;
+        await write(pending.join(''));
+        pending = [];
+        size = 0;
+      }
       await write(pending.join(''));
-      pending = [];
-      size = 0;
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    if (pending.length > 0) await write(pending.join(''));
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
     await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    renamed = true;
+  } finally {
+    if (!renamed) await rm(temp, { force: true });
   }
   syncDirectory(dirname(target));
 }

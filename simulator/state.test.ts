@@ -60,8 +60,17 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     type Rows = { jobboardActivities: { rows: [number, Record<string, unknown>][] } };
     const badRecord = structuredClone(valid);
     ((badRecord['store'] as Rows).jobboardActivities.rows[1] as [number, Record<string, unknown>])[1]['count'] = 'many';
+    const spoiled = (spoil: (store: Record<string, { last: number; rows: unknown[] }>) => void): string => {
+      const copy = structuredClone(valid);
+      spoil(copy['store'] as Record<string, { last: number; rows: unknown[] }>);
+      return JSON.stringify(copy);
+    };
     const cases: [string, string, RegExp][] = [
       ['torn', JSON.stringify(valid).slice(0, 500), /not JSON/],
+      ['no table', spoiled((store) => delete store['jobboardJobOffers']), /store\.jobboardJobOffers must be \{last, rows\}/],
+      ['not a row', spoiled((store) => { (store['applicationSteps'] as { rows: unknown[] }).rows[0] = [1]; }), /store\.applicationSteps\.rows\[0\] must be \[sequence number, record\]/],
+      ['past last', spoiled((store) => { (store['applicationSteps'] as { last: number }).last = 1; }), /store\.applicationSteps\.rows\[1\]: sequence number 2 is not from 1 to last \(1\)/],
+      ['id not its sequence', spoiled((store) => { ((store['jobboardActivities'] as { rows: [number, Record<string, unknown>][] }).rows[0] as [number, Record<string, unknown>])[1]['id'] = 99; }), /store\.jobboardActivities\.rows\[0\]: id 99 is not its sequence number 1/],
       ['foreign', '{"users": []}', /not an rdx simulator snapshot/],
       ['future', JSON.stringify({ ...valid, version: SNAPSHOT_VERSION + 1 }), /version 2; this simulator reads version 1/],
       ['invalid record', JSON.stringify(badRecord), /store\.jobboardActivities\.rows\[1\]: \/count: must be number/],
@@ -146,6 +155,45 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     expect(error).to.be.instanceOf(UsageError);
     expect((error as Error).message).to.include(dangling).and.match(/symbolic link whose target cannot be reached/);
     expect(lstatSync(dangling).isSymbolicLink(), 'the link is left as it was').to.equal(true);
+  });
+
+  it('refuses a directory, or a link to one, as the state file; reports a save that fails and retries it on the next change', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    const toFolder = join(dir, 'to-folder.json');
+    symlinkSync(folder, toFolder);
+    for (const [path, expected] of [[folder, /is not a regular file/], [toFolder, /is a symbolic link to .*, which is not a regular file/]] as const) {
+      let error: unknown;
+      await startSimulator({ port: 0, stateFile: path }).then((sim) => sim.close(), (e: unknown) => {
+        error = e;
+      });
+      expect(error, path).to.be.instanceOf(UsageError);
+      expect((error as Error).message).to.include(`--state ${path}: cannot be used`).and.match(expected);
+    }
+
+    const sub = join(dir, 'sub');
+    mkdirSync(sub);
+    const file = join(sub, 'state.json');
+    const t = await startTest({ stateFile: file, records: 10 });
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      rmSync(sub, { recursive: true, force: true });
+      await t.client.post('/jobboard/activities', [ACTIVITY]);
+      for (let i = 0; i < 100 && written.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(written.join(''), 'the failed save is reported').to.include(`could not save the state to ${file}`);
+      mkdirSync(sub);
+      await t.client.post('/jobboard/activities', [{ ...ACTIVITY, job_offer_reference: 'JO-AFTER' }]);
+    } finally {
+      process.stderr.write = write;
+      await t.close();
+    }
+    const rows = parseSnapshot(readFileSync(file, 'utf8')).store.jobboardActivities.rows.map(([, r]) => r.job_offer_reference);
+    expect(rows, 'both changes saved once the folder is back').to.include('JO-STATE-1').and.include('JO-AFTER');
   });
 
   it('refuses a snapshot whose ids run past the largest one, and never counts as created an item it could not store', async () => {

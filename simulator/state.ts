@@ -105,15 +105,12 @@ export class StateFile {
 
   /** Settles once the file holds every change made before the call (or the write failed and was reported). */
   async flush(): Promise<void> {
-    if (this.saving) await this.saving;
-    if (this.dirty) {
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = undefined;
-      await this.save();
-    } else if (this.saving) {
-      // Begun by another caller after this one's changes: it holds them.
-      await this.saving;
-    }
+    // A save begun meanwhile (after this call) holds this call's changes too.
+    while (this.saving) await this.saving;
+    if (!this.dirty) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.save();
   }
 
   /** No more scheduled saves; the last changes are written before it settles. */
