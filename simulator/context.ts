@@ -22,6 +22,10 @@ export interface RequestOptions {
   readonly seed: number;
   readonly records: number;
   readonly now: () => number;
+  /** The {base_url} clients reach from outside (--public-url), without a trailing slash. */
+  readonly publicUrl: string | undefined;
+  /** Whether Forwarded / X-Forwarded-* headers tell the origin clients used (--trust-proxy). */
+  readonly trustProxy: boolean;
 }
 
 /** The pipeline stage a request reached: route → authenticate → body → handler. */

@@ -19,7 +19,7 @@ import type { SeedCounts } from './seed.js';
 import { seedStoreCached } from './seed-cache.js';
 import { Pipeline, type PipelineState } from './server.js';
 import { atsJobOfferFixtureIds } from './personas/catalogue.js';
-import { applySnapshot, parseSnapshot, snapshotText } from './snapshot.js';
+import { applySnapshot, parseSnapshot, snapshotSource, snapshotText } from './snapshot.js';
 import { StateFile, readState } from './state.js';
 import { Store } from './store.js';
 
@@ -160,13 +160,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     seeded = countsOf(store);
   } else seeded = await seedStoreCached(store, current.seed, current.records);
   const exportSnapshot = (): string => snapshotText(store, current, resolved.now());
-  const stateFile = resolved.stateFile !== undefined ? new StateFile(resolved.stateFile, exportSnapshot) : undefined;
+  const stateFile = resolved.stateFile !== undefined
+    ? new StateFile(resolved.stateFile, () => snapshotSource(store, current, resolved.now()))
+    : undefined;
   if (stateFile) {
     store.onChange = () => stateFile.changed();
     // The file exists from the moment the simulator listens.
     if (!saved) {
       stateFile.changed();
-      stateFile.flush();
+      await stateFile.flush();
     }
   }
   const importSnapshot = (text: string): SeedCounts => {
@@ -311,12 +313,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return seeded;
     },
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         dashboard?.close();
-        stateFile?.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        // After the last request: the file holds everything a client was answered.
+        await stateFile?.close();
+      })();
       return closing;
     },
     async reset() {

@@ -20,6 +20,13 @@ export interface SimulatorOptions extends PersonaOptions {
   conformance?: ConformanceRunner;
   /** A snapshot file the store is loaded from at start (when it exists) and saved to after changes and on close. */
   stateFile?: string;
+  /**
+   * The {base_url} clients reach the API at, when it is not where the simulator listens (behind a reverse proxy):
+   * the absolute links it writes (meta.next_link) start with it.
+   */
+  publicUrl?: string;
+  /** Build those links from Forwarded / X-Forwarded-Host / X-Forwarded-Proto, which only a proxy in front may set. */
+  trustProxy?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -48,6 +55,9 @@ export interface ResolvedOptions {
   maxConnections: number;
   maxTokens: number;
   stateFile: string | undefined;
+  /** Without a trailing slash. */
+  publicUrl: string | undefined;
+  trustProxy: boolean;
 }
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
@@ -83,6 +93,20 @@ function basePath(value: string): string {
     throw new UsageError(`simulator option basePath must look like /api/v1 (starting with /, no trailing /, no query), not ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/** An http(s) URL with no credentials, query or fragment; returned without its trailing slash. */
+function publicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`simulator option publicUrl must be an absolute http or https URL, not ${JSON.stringify(value)}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new UsageError(`simulator option publicUrl must be an http or https URL without credentials, query or fragment, not ${JSON.stringify(value)}`);
+  }
+  return url.href.replace(/\/$/, '');
 }
 
 function defined(options: SimulatorOptions | PersonaOptions): Partial<SimulatorOptions> {
@@ -129,5 +153,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),
     stateFile: merged.stateFile !== undefined ? text('stateFile', merged.stateFile) : undefined,
+    publicUrl: merged.publicUrl !== undefined ? publicUrl(merged.publicUrl) : undefined,
+    trustProxy: merged.trustProxy === true,
   };
 }

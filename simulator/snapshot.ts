@@ -3,10 +3,13 @@
 // `rdx simulate --state FILE`, by GET/PUT /__admin/snapshot and by the seed cache. A file that is not a snapshot
 // of this version, or whose records break the schemas, is refused with what is wrong and where; nothing is
 // loaded from it.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SCHEMA_BASE, schemaErrors } from '../src/spec/index.js';
 import { TABLES, type Store, type StoreData } from './store.js';
+import { MAX_SEQUENCE } from './table.js';
 
 export const SNAPSHOT_FORMAT = 'rdx-simulator-snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -84,10 +87,17 @@ export function parseSnapshot(text: string, trusted = false): Snapshot {
       problems.push(`store.${name} must be {last, rows}`);
       continue;
     }
+    // A sequence number past MAX_SEQUENCE could be neither addressed nor paged to, and the next ids would run out.
+    if ((table['last'] as number) < 0 || (table['last'] as number) > MAX_SEQUENCE) {
+      problems.push(`store.${name}.last must be from 0 to ${MAX_SEQUENCE} (the largest id a path or a cursor carries), not ${String(table['last'])}`);
+      continue;
+    }
     (table['rows'] as unknown[]).forEach((row, i) => {
       if (problems.length > SHOWN * 4) return;
       if (!Array.isArray(row) || row.length !== 2 || !Number.isSafeInteger(row[0]) || !isObject(row[1])) {
         problems.push(`store.${name}.rows[${i}] must be [sequence number, record]`);
+      } else if ((row[0] as number) < 1 || (row[0] as number) > (table['last'] as number)) {
+        problems.push(`store.${name}.rows[${i}]: sequence number ${String(row[0])} is not from 1 to last (${String(table['last'])})`);
       } else if (name !== 'jobOffers' && row[1]['id'] !== row[0]) {
         // Numeric ids are handed out from the sequence, so a record's id must be its sequence number.
         problems.push(`store.${name}.rows[${i}]: id ${JSON.stringify(row[1]['id'])} is not its sequence number ${String(row[0])}`);
@@ -120,34 +130,171 @@ export function applySnapshot(store: Store, snapshot: Snapshot): void {
   }
 }
 
+/** The tables of a store as they are at one instant: sequence numbers and records side by side. */
+type Captured = { [name in (typeof TABLES)[number]]: { last: number; seqs: number[]; records: unknown[] } };
+
+/** The store as it is at one instant, with what a snapshot says about it: serialised later, in pieces. */
+export interface SnapshotSource {
+  meta: SnapshotMeta;
+  savedAt: number;
+  tables: Captured;
+  users: readonly unknown[];
+}
+
+/** Copies the references of every record now (records are never mutated once stored: table.ts), not their text. */
+export function snapshotSource(store: Store, meta: SnapshotMeta, now: number = Date.now()): SnapshotSource {
+  return {
+    meta: { seed: meta.seed, records: meta.records }, savedAt: now,
+    tables: {
+      jobOffers: store.jobOffers.capture(),
+      applicationSteps: store.applicationSteps.capture(),
+      jobboardActivities: store.jobboardActivities.capture(),
+      jobboardJobOffers: store.jobboardJobOffers.capture(),
+    },
+    users: store.users,
+  };
+}
+
+/** Rows serialised per piece: well under a millisecond of JSON.stringify each. */
+const ROWS_PER_PIECE = 250;
+
 /**
- * Writes a file so that readers (and a crash at any moment) see either the old file or the whole new one:
- * a temporary file in the same directory, flushed to disk, then renamed over the target, then the directory
- * flushed so the rename itself survives a power cut.
+ * The snapshot document as consecutive pieces of text whose concatenation is exactly snapshotText's: a writer that
+ * awaits between pieces serialises a large store without holding the event loop for the whole of it.
  */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  const fd = openSync(temp, 'w', 0o600);
+export function* snapshotPieces(source: SnapshotSource, rowsPerPiece: number = ROWS_PER_PIECE): Generator<string> {
+  const head: Omit<Snapshot, 'store'> = {
+    format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, savedAt: new Date(source.savedAt).toISOString(),
+    seed: source.meta.seed, records: source.meta.records,
+  };
+  yield `${JSON.stringify(head).slice(0, -1)},"store":{`;
+  // The member order of Store.dump(), which JSON.stringify of the whole snapshot follows.
+  for (const [i, name] of (['jobOffers', 'applicationSteps', 'jobboardActivities', 'jobboardJobOffers'] as const).entries()) {
+    const table = source.tables[name];
+    yield `${i === 0 ? '' : ','}${JSON.stringify(name)}:{"last":${JSON.stringify(table.last)},"rows":[`;
+    for (let at = 0; at < table.seqs.length; at += rowsPerPiece) {
+      const rows: [number, unknown][] = [];
+      for (let j = at; j < Math.min(at + rowsPerPiece, table.seqs.length); j++) rows.push([table.seqs[j] as number, table.records[j]]);
+      yield `${at === 0 ? '' : ','}${JSON.stringify(rows).slice(1, -1)}`;
+    }
+    yield ']}';
+  }
+  yield `,"users":${JSON.stringify(source.users)}}}`;
+}
+
+/**
+ * Where a write to path lands: path itself, or the file a symbolic link at path points to (so the link stays a link
+ * and the file it names is replaced). A dangling link or something other than a file is refused, saying which.
+ */
+export function writeTarget(path: string): string {
+  let isLink: boolean;
   try {
-    const bytes = Buffer.from(text, 'utf8');
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-    fsyncSync(fd);
+    const stat = lstatSync(path);
+    isLink = stat.isSymbolicLink();
+    if (!isLink && !stat.isFile()) throw new Error(`${path} exists and is not a regular file`);
   } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path;
     throw error;
   }
-  closeSync(fd);
-  renameSync(temp, path);
+  if (!isLink) return path;
+  let target: string;
   try {
-    const dir = openSync(dirname(path), 'r');
+    target = realpathSync(path);
+  } catch (error) {
+    throw new Error(`${path} is a symbolic link whose target cannot be reached (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); point it at a file or remove it`, { cause: error });
+  }
+  const stat = lstatSync(target, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) throw new Error(`${path} is a symbolic link to ${target}, which is not a regular file`);
+  return target;
+}
+
+/**
+ * A fresh temporary file beside target, created exclusively (O_EXCL: never an existing file, nor a symbolic link
+ * someone planted there) under a name no one can predict; the process id in it lets a later start clean up after
+ * a killed one.
+ */
+function temporaryName(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`);
+}
+const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
+
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
     try {
-      fsyncSync(dir);
+      fsyncSync(fd);
     } finally {
-      closeSync(dir);
+      closeSync(fd);
     }
   } catch {
     // Some file systems cannot flush a directory; the rename is still atomic.
   }
+}
+
+/**
+ * Writes a file so that readers (and a crash at any moment) see either the old file or the whole new one:
+ * a temporary file in the same directory, flushed to disk, then renamed over the target, then the directory
+ * flushed so the rename itself survives a power cut. A symbolic link at path is written through (writeTarget).
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const target = writeTarget(path);
+  const temp = temporaryName(target);
+  const fd = openSync(temp, EXCLUSIVE, 0o600);
+  let renamed = false;
+  try {
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) rmSync(temp, { force: true });
+  }
+  syncDirectory(dirname(target));
+}
+
+/** Bytes gathered before one write: pieces are small, a system call each would cost more than they do. */
+const WRITE_BYTES = 1 << 20;
+
+/**
+ * writeFileAtomic for text in pieces, without blocking: each piece is produced between awaited writes, so requests
+ * are served while a large store is saved. Same guarantees: exclusive temporary file, flushed, renamed over the
+ * target (through a symbolic link), directory flushed.
+ */
+export async function writeFileAtomicAsync(path: string, pieces: Iterable<string>): Promise<void> {
+  const target = writeTarget(path);
+  const temp = temporaryName(target);
+  const handle = await open(temp, EXCLUSIVE, 0o600);
+  let renamed = false;
+  try {
+    try {
+      const write = async (text: string): Promise<void> => {
+        const bytes = Buffer.from(text, 'utf8');
+        for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten;
+      };
+      let pending: string[] = [];
+      let size = 0;
+      for (const piece of pieces) {
+        pending.push(piece);
+        size += piece.length;
+        if (size < WRITE_BYTES) continue;
+        await write(pending.join(''));
+        pending = [];
+        size = 0;
+      }
+      await write(pending.join(''));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) await rm(temp, { force: true });
+  }
+  syncDirectory(dirname(target));
 }

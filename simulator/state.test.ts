@@ -3,7 +3,7 @@
 // a whole snapshot every time, holding every write acknowledged before it was taken.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,10 @@ import { UsageError } from '../src/errors.js';
 import { startSimulator } from './index.js';
 import { seedStore } from './seed.js';
 import { seedStoreCached } from './seed-cache.js';
-import { SNAPSHOT_VERSION, parseSnapshot, snapshotText } from './snapshot.js';
+import { SNAPSHOT_VERSION, parseSnapshot, snapshotPieces, snapshotSource, snapshotText } from './snapshot.js';
+import { StateFile } from './state.js';
 import { Store } from './store.js';
+import { MAX_SEQUENCE } from './table.js';
 import { Client, items, startTest } from './test-support.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -60,8 +62,17 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     type Rows = { jobboardActivities: { rows: [number, Record<string, unknown>][] } };
     const badRecord = structuredClone(valid);
     ((badRecord['store'] as Rows).jobboardActivities.rows[1] as [number, Record<string, unknown>])[1]['count'] = 'many';
+    const spoiled = (spoil: (store: Record<string, { last: number; rows: unknown[] }>) => void): string => {
+      const copy = structuredClone(valid);
+      spoil(copy['store'] as Record<string, { last: number; rows: unknown[] }>);
+      return JSON.stringify(copy);
+    };
     const cases: [string, string, RegExp][] = [
       ['torn', JSON.stringify(valid).slice(0, 500), /not JSON/],
+      ['no table', spoiled((store) => delete store['jobboardJobOffers']), /store\.jobboardJobOffers must be \{last, rows\}/],
+      ['not a row', spoiled((store) => { (store['applicationSteps'] as { rows: unknown[] }).rows[0] = [1]; }), /store\.applicationSteps\.rows\[0\] must be \[sequence number, record\]/],
+      ['past last', spoiled((store) => { (store['applicationSteps'] as { last: number }).last = 1; }), /store\.applicationSteps\.rows\[1\]: sequence number 2 is not from 1 to last \(1\)/],
+      ['id not its sequence', spoiled((store) => { ((store['jobboardActivities'] as { rows: [number, Record<string, unknown>][] }).rows[0] as [number, Record<string, unknown>])[1]['id'] = 99; }), /store\.jobboardActivities\.rows\[0\]: id 99 is not its sequence number 1/],
       ['foreign', '{"users": []}', /not an rdx simulator snapshot/],
       ['future', JSON.stringify({ ...valid, version: SNAPSHOT_VERSION + 1 }), /version 2; this simulator reads version 1/],
       ['invalid record', JSON.stringify(badRecord), /store\.jobboardActivities\.rows\[1\]: \/count: must be number/],
@@ -109,6 +120,151 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     }
   });
 
+  it('never writes through a planted temporary file, writes through a linked state file, and refuses a dangling link', async () => {
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'untouched');
+    const file = join(dir, 'state.json');
+    // The name the old writer used for its temporary file, planted as a link to a file it must not write.
+    symlinkSync(victim, join(dir, `.state.json.${process.pid}.tmp`));
+    const first = await startTest({ stateFile: file, records: 20 });
+    await first.client.post('/jobboard/activities', [ACTIVITY]);
+    await first.close();
+    expect(readFileSync(victim, 'utf8') === 'untouched', 'the planted link was not followed').to.equal(true);
+    expect(parseSnapshot(readFileSync(file, 'utf8')).store.jobboardActivities.rows.some(([, r]) => r.job_offer_reference === 'JO-STATE-1')).to.equal(true);
+
+    // A state file that is a link (to a volume, say) stays a link; the file it names gets the snapshot.
+    const elsewhere = join(dir, 'volume');
+    mkdirSync(elsewhere);
+    const real = join(elsewhere, 'real.json');
+    const link = join(dir, 'linked.json');
+    writeFileSync(real, readFileSync(file));
+    symlinkSync(real, link);
+    const second = await startTest({ stateFile: link, records: 20 });
+    const created = items(await second.client.post('/jobboard/activities', [{ ...ACTIVITY, job_offer_reference: 'JO-LINKED' }]))[0];
+    await second.close();
+    expect(lstatSync(link).isSymbolicLink(), 'still a link').to.equal(true);
+    expect(readlinkSync(link)).to.equal(real);
+    const saved = parseSnapshot(readFileSync(real, 'utf8')).store.jobboardActivities.rows;
+    expect(saved.map(([, r]) => r)).to.deep.include(created);
+    expect(readdirSync(elsewhere), 'no temporary file left beside the real file').to.deep.equal(['real.json']);
+
+    const dangling = join(dir, 'dangling.json');
+    symlinkSync(join(dir, 'nowhere', 'state.json'), dangling);
+    let error: unknown;
+    await startSimulator({ port: 0, stateFile: dangling }).then((sim) => sim.close(), (e: unknown) => {
+      error = e;
+    });
+    expect(error).to.be.instanceOf(UsageError);
+    expect((error as Error).message).to.include(dangling).and.match(/symbolic link whose target cannot be reached/);
+    expect(lstatSync(dangling).isSymbolicLink(), 'the link is left as it was').to.equal(true);
+  });
+
+  it('refuses a directory, or a link to one, as the state file; reports a save that fails and retries it on the next change', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    const toFolder = join(dir, 'to-folder.json');
+    symlinkSync(folder, toFolder);
+    for (const [path, expected] of [[folder, /is not a regular file/], [toFolder, /is a symbolic link to .*, which is not a regular file/]] as const) {
+      let error: unknown;
+      await startSimulator({ port: 0, stateFile: path }).then((sim) => sim.close(), (e: unknown) => {
+        error = e;
+      });
+      expect(error, path).to.be.instanceOf(UsageError);
+      expect((error as Error).message).to.include(`--state ${path}: cannot be used`).and.match(expected);
+    }
+
+    const sub = join(dir, 'sub');
+    mkdirSync(sub);
+    const file = join(sub, 'state.json');
+    const t = await startTest({ stateFile: file, records: 10 });
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      rmSync(sub, { recursive: true, force: true });
+      await t.client.post('/jobboard/activities', [ACTIVITY]);
+      for (let i = 0; i < 100 && written.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(written.join(''), 'the failed save is reported').to.include(`could not save the state to ${file}`);
+      mkdirSync(sub);
+      await t.client.post('/jobboard/activities', [{ ...ACTIVITY, job_offer_reference: 'JO-AFTER' }]);
+    } finally {
+      process.stderr.write = write;
+      await t.close();
+    }
+    const rows = parseSnapshot(readFileSync(file, 'utf8')).store.jobboardActivities.rows.map(([, r]) => r.job_offer_reference);
+    expect(rows, 'both changes saved once the folder is back').to.include('JO-STATE-1').and.include('JO-AFTER');
+  });
+
+  it('refuses a snapshot whose ids run past the largest one, and never counts as created an item it could not store', async () => {
+    const t = await startTest({ records: 20 });
+    const admin = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
+    const json = { 'content-type': 'application/json' };
+    type Doc = { store: Record<string, { last: number; rows: [number, Record<string, unknown>][] }> };
+    try {
+      const doc = JSON.parse(t.sim.exportSnapshot()) as Doc;
+      const before = t.sim.store.dump();
+      const far = structuredClone(doc);
+      (far.store['jobboardActivities'] as Doc['store'][string]).last = 2 ** 53 - 3;
+      const refused = await admin.send('PUT', '/snapshot', { raw: JSON.stringify(far), headers: json });
+      expect(refused.status, refused.text).to.equal(400);
+      expect(refused.body.message).to.include(`store.jobboardActivities.last must be from 0 to ${MAX_SEQUENCE}`);
+      expect(t.sim.store.dump(), 'nothing imported').to.deep.equal(before);
+
+      // One id left: a batch of three gets one record and two refusals, and says so.
+      const edge = structuredClone(doc);
+      (edge.store['jobboardActivities'] as Doc['store'][string]).last = MAX_SEQUENCE - 1;
+      expect((await admin.send('PUT', '/snapshot', { raw: JSON.stringify(edge), headers: json })).status).to.equal(200);
+      const count = t.sim.store.jobboardActivities.size;
+      const res = await t.client.post('/jobboard/activities', [ACTIVITY, ACTIVITY, ACTIVITY]);
+      expect(res.status, res.text).to.equal(207);
+      expect(res.body.message).to.equal('1 jobboard activity created, 2 items refused.');
+      expect(items(res).map((r) => r['id'])).to.deep.equal([MAX_SEQUENCE]);
+      expect(JSON.stringify(res.body.errors)).to.include('item 1: no jobboard activity can be created').and.include('item 2:');
+      expect(t.sim.store.jobboardActivities.size).to.equal(count + 1);
+      expect((await t.client.patch(`/jobboard/activities/${MAX_SEQUENCE}`, { count: 2 })).status, 'the one created can be addressed').to.equal(200);
+      const none = await t.client.post('/jobboard/activities', [ACTIVITY]);
+      expect(none.status).to.equal(400);
+      expect(none.body.message).to.equal('No jobboard activity created: 1 item was refused.');
+      expect(t.sim.store.jobboardActivities.size).to.equal(count + 1);
+    } finally {
+      await admin.close();
+      await t.close();
+    }
+  });
+
+  it('saves in pieces that make exactly the snapshot, and lets the event loop run while it saves', async () => {
+    const store = new Store();
+    seedStore(store, 2, 20_000);
+    const meta = { seed: 2, records: 20_000 };
+    expect([...snapshotPieces(snapshotSource(store, meta, 0), 7)].join('')).to.equal(snapshotText(store, meta, 0));
+    const empty = new Store();
+    expect([...snapshotPieces(snapshotSource(empty, meta, 0))].join('')).to.equal(snapshotText(empty, meta, 0));
+
+    const file = join(dir, 'state.json');
+    const state = new StateFile(file, () => snapshotSource(store, meta, 0));
+    state.changed();
+    const saving = state.flush();
+    // A change during the save is not lost: it is in the next one (the one close() waits for).
+    store.jobboardActivities.insert((id) => ({ id, ...ACTIVITY }));
+    state.changed();
+    let turns = 0;
+    let done = false;
+    const turn = (): void => {
+      turns++;
+      if (!done) setImmediate(turn);
+    };
+    setImmediate(turn);
+    await saving;
+    done = true;
+    // Written in one go, the save would end before the event loop turned once.
+    expect(turns, 'event-loop turns during one save').to.be.at.least(2);
+    await state.close();
+    expect(readFileSync(file, 'utf8')).to.equal(snapshotText(store, meta, 0));
+  });
+
   it('serves cached seed data byte-identical to generating it', async () => {
     for (const [seed, records] of [[3, 300], [4, 0]] as const) {
       const fresh = new Store();
@@ -124,7 +280,7 @@ describe('simulator: --state, snapshots and the seed cache', function () {
 
   it('leaves the last complete snapshot, with every write acknowledged before it, when killed (SIGKILL) in the middle of writing it', async () => {
     const file = join(dir, 'state.json');
-    const temporary = /^\.state\.json\.\d+\.tmp$/;
+    const temporary = /^\.state\.json\.\d+\.[0-9a-f]{16}\.tmp$/;
     const agent = new Agent({ connections: 8 });
     const ROUNDS = 3;
     let tornWrites = 0;

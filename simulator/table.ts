@@ -42,6 +42,20 @@ export interface Page<F> {
 
 export type UndoSink = (undo: () => void) => void;
 
+/**
+ * The largest sequence number a table hands out: a numeric {id} and a page cursor carry at most 15 digits (every such
+ * number is exact in a double), so a record past it could be neither addressed nor paged to.
+ */
+export const MAX_SEQUENCE = 999_999_999_999_999;
+
+/** Thrown by insert() when the table has handed out MAX_SEQUENCE: nothing was stored. */
+export class SequenceExhausted extends Error {
+  constructor() {
+    super(`the store has handed out every sequence number up to ${MAX_SEQUENCE}`);
+    this.name = 'SequenceExhausted';
+  }
+}
+
 const DAY_MS = 86_400_000;
 
 /** Limits of SharedStrings: what counts as a field of few values, and how many fields a table follows. */
@@ -441,11 +455,25 @@ export class Table<K, F> {
   }
 
   /**
+   * The same as dump(), in two flat arrays (sequence numbers, records) rather than a pair per record: what a save
+   * takes synchronously, before it serialises in pieces, so it allocates as little as it can.
+   */
+  capture(): { last: number; seqs: number[]; records: F[] } {
+    const seqs = this.all.values();
+    const records = new Array<F>(seqs.length);
+    for (let i = 0; i < seqs.length; i++) records[i] = this.fieldsAt(seqs[i] as number);
+    return { last: this.seq, seqs, records };
+  }
+
+  /**
    * Replaces every record with rows from dump(), outside any transaction. Throws, leaving the table empty, when
    * sequence numbers are not ascending, exceed last, or two records share a key.
    */
   load(last: number, rows: readonly (readonly [number, F])[]): void {
     this.clear();
+    if (!Number.isSafeInteger(last) || last < 0 || last > MAX_SEQUENCE) {
+      throw new Error(`last ${String(last)} is not a whole number from 0 to ${MAX_SEQUENCE}`);
+    }
     let previous = 0;
     for (const [index, [seq, fields]] of rows.entries()) {
       if (!Number.isSafeInteger(seq) || seq <= previous || seq > last) {
@@ -463,8 +491,12 @@ export class Table<K, F> {
     this.seq = last;
   }
 
-  /** Creates a record from its sequence number (the id, for resources that have one); undefined when its key is taken. */
+  /**
+   * Creates a record from its sequence number (the id, for resources that have one); undefined when its key is taken.
+   * Throws SequenceExhausted, storing nothing, once MAX_SEQUENCE has been handed out.
+   */
   insert(make: (seq: number) => F): F | undefined {
+    if (this.seq >= MAX_SEQUENCE) throw new SequenceExhausted();
     const seq = this.seq + 1;
     const fields = make(seq);
     if (this.seqOf.has(this.shape.keyOf(fields))) return undefined;

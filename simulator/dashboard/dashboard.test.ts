@@ -12,7 +12,7 @@ import { conformanceRunner } from '../../src/cli/compose.js';
 /** A Server-Sent Events stream read with undici: events as they come, and a bounded wait for the next one that matches. */
 class EventStream {
   readonly events: { event: string; data: Record<string, unknown> }[] = [];
-  private readonly agent = new Agent({ connections: 1 });
+  private readonly agent: Agent;
   private readonly abort = new AbortController();
   private waiters: { test: (e: EventStream['events'][number]) => boolean; resolve: (e: EventStream['events'][number]) => void }[] = [];
   status = 0;
@@ -20,8 +20,13 @@ class EventStream {
   /** Settles when the stream has ended (the server closed it, or close() was called). */
   done: Promise<void> = Promise.resolve();
 
-  static async open(url: string, headers: Record<string, string> = {}): Promise<EventStream> {
-    const stream = new EventStream();
+  /** from: the local loopback address to connect from (another client to the server). */
+  private constructor(from?: string) {
+    this.agent = new Agent({ connections: 1, ...(from ? { localAddress: from } : {}) });
+  }
+
+  static async open(url: string, headers: Record<string, string> = {}, from?: string): Promise<EventStream> {
+    const stream = new EventStream(from);
     const res = await request(url, { headers, dispatcher: stream.agent, signal: stream.abort.signal, headersTimeout: 10_000 });
     stream.status = res.statusCode;
     if (res.statusCode !== 200) {
@@ -409,21 +414,65 @@ describe('simulator: dashboard', function () {
     }
   });
 
-  it('caps the live streams and ends them on close, which still resolves at once', async () => {
+  it('caps the live streams, and each client to half of them, and ends them on close, which still resolves at once', async () => {
     const sim = await startTest({}, false);
     const url = `${sim.sim.adminUrl ?? ''}api/events`;
     const streams: EventStream[] = [];
     try {
-      for (let i = 0; i < 8; i++) streams.push(await EventStream.open(url));
+      // Two clients (two loopback addresses), four streams each: all the streams there are.
+      for (const from of ['127.0.0.1', '127.0.0.2']) for (let i = 0; i < 4; i++) streams.push(await EventStream.open(url, {}, from));
       expect(streams.map((s) => s.status)).to.deep.equal(new Array(8).fill(200));
-      const refused = await EventStream.open(url);
-      expect(refused.status).to.equal(503);
+      const refused = await EventStream.open(url, {}, '127.0.0.3');
+      expect(refused.status, 'a third client, every stream taken').to.equal(503);
       await refused.close();
+      const fifth = await EventStream.open(url, {}, '127.0.0.1');
+      expect(fifth.status, 'a client past its share').to.equal(429);
+      await fifth.close();
       await sim.sim.close();
       await Promise.all(streams.map((s) => s.done));
       expect(streams.every((s) => s.ended), 'every stream ended with the server').to.equal(true);
     } finally {
       await Promise.all(streams.map((s) => s.close()));
+      await sim.close();
+    }
+  });
+});
+
+describe('simulator: the live journal and pages of other sites', function () {
+  this.timeout(60_000);
+
+  it('gives no stream to a frame or a request another site started, so the dashboard still gets one', async () => {
+    const sim = await startTest({}, false);
+    const url = `${sim.sim.adminUrl ?? ''}api/events`;
+    // What Chromium sends for <iframe src=".../__admin/api/events"> on a page of another origin: no Origin header.
+    const frame = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' };
+    const frames: EventStream[] = [];
+    const streams: EventStream[] = [];
+    try {
+      for (let i = 0; i < 8; i++) frames.push(await EventStream.open(url, frame));
+      expect(frames.map((f) => f.status)).to.deep.equal(new Array(8).fill(403));
+      // Another port of 127.0.0.1 is the same site, not the same origin; a fetch from there is refused too.
+      const sameSite = await EventStream.open(url, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' });
+      expect(sameSite.status).to.equal(403);
+      frames.push(sameSite);
+      // Loaded into a frame of the dashboard's own origin, it only holds a stream: refused as well.
+      const ownFrame = await EventStream.open(url, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' });
+      expect(ownFrame.status).to.equal(403);
+      frames.push(ownFrame);
+      // What the dashboard's own fetch sends, and what a script without these headers sends: served.
+      const page = await EventStream.open(url, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' });
+      streams.push(page);
+      expect(page.status).to.equal(200);
+      await page.next((e) => e.event === 'hello');
+      const script = await EventStream.open(url);
+      streams.push(script);
+      expect(script.status).to.equal(200);
+      // The rest of the dashboard's API refuses another site's requests as well.
+      const state = await request(`${sim.sim.adminUrl ?? ''}api/state`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' } });
+      await state.body.text();
+      expect(state.statusCode).to.equal(403);
+    } finally {
+      await Promise.all([...frames, ...streams].map((s) => s.close()));
       await sim.close();
     }
   });

@@ -1,5 +1,6 @@
 // The dashboard's live feed: Server-Sent Events carrying journal summaries as requests arrive, and nudges when the
-// simulator's state or a conformance run changes. Bounded on every side: a few clients at most, entries sent in
+// simulator's state or a conformance run changes. Bounded on every side: a few streams at most, and fewer per client
+// (remote address) so one client cannot hold them all, entries sent in
 // batches at most every FLUSH_MS and at most BATCH_MAX per batch, a heartbeat so proxies and browsers keep the
 // stream open, a client that stops reading is dropped, and close() ends every stream so the server closes quickly.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +12,8 @@ export type JournalSummary = { id: number } & Pick<JournalEntry, 'at' | 'method'
 
 export interface HubLimits {
   maxClients: number;
+  /** Streams one remote address may hold at once. */
+  maxPerClient: number;
   heartbeatMs: number;
   flushMs: number;
   /** Entries a client gets when it connects. */
@@ -22,15 +25,19 @@ export interface HubLimits {
 }
 
 export const DEFAULT_LIMITS: HubLimits = {
-  maxClients: 8, heartbeatMs: 15_000, flushMs: 150, snapshot: 100, batchMax: 200, maxBuffered: 1 << 20,
+  maxClients: 8, maxPerClient: 4, heartbeatMs: 15_000, flushMs: 150, snapshot: 100, batchMax: 200, maxBuffered: 1 << 20,
 };
 
 function summary(id: number, e: JournalEntry): JournalSummary {
   return { id, at: e.at, method: e.method, path: e.path, operationId: e.operationId, status: e.status, latencyMs: e.latencyMs, clientId: e.clientId, ...(e.note ? { note: e.note } : {}) };
 }
 
+/** Why a stream was not started: every stream taken, this client's share taken, or the hub is closing. */
+export type Refusal = 'full' | 'client' | 'closed';
+
 export class EventHub {
-  private readonly clients = new Set<ServerResponse>();
+  /** Open streams, each with the remote address it came from. */
+  private readonly clients = new Map<ServerResponse, string>();
   /** Entries journaled since start: the id of the newest. */
   private total = 0;
   /** total when the journal was last emptied: ids up to it are gone. */
@@ -89,9 +96,14 @@ export class EventHub {
     this.broadcast(what, data);
   }
 
-  /** Starts a stream; false when it was refused (too many clients, or closing): the caller answers 503. */
-  connect(req: IncomingMessage, res: ServerResponse): boolean {
-    if (this.closed || this.clients.size >= this.limits.maxClients) return false;
+  /** Starts a stream; or says why it was refused (the caller answers it). */
+  connect(req: IncomingMessage, res: ServerResponse): Refusal | undefined {
+    if (this.closed) return 'closed';
+    const client = req.socket.remoteAddress ?? '';
+    let held = 0;
+    for (const address of this.clients.values()) if (address === client) held++;
+    if (held >= this.limits.maxPerClient) return 'client';
+    if (this.clients.size >= this.limits.maxClients) return 'full';
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -102,7 +114,7 @@ export class EventHub {
     const entries = this.summaries(this.sent, this.limits.snapshot);
     res.write(`event: hello\ndata: ${JSON.stringify({ newest: this.sent })}\n\n`);
     res.write(`event: journal\ndata: ${JSON.stringify({ entries, skipped: 0, snapshot: true })}\n\n`);
-    this.clients.add(res);
+    this.clients.set(res, client);
     const forget = (): void => {
       this.clients.delete(res);
       if (this.clients.size === 0) {
@@ -113,7 +125,7 @@ export class EventHub {
     req.once('close', forget);
     res.once('close', forget);
     this.heartbeat ??= setInterval(() => this.write(': heartbeat\n\n'), this.limits.heartbeatMs).unref();
-    return true;
+    return undefined;
   }
 
   private flush(): void {
@@ -130,7 +142,7 @@ export class EventHub {
   }
 
   private write(text: string): void {
-    for (const res of this.clients) {
+    for (const res of this.clients.keys()) {
       if (res.writableLength > this.limits.maxBuffered) {
         res.destroy();
         this.clients.delete(res);
@@ -149,7 +161,7 @@ export class EventHub {
   close(): void {
     this.closed = true;
     this.stopTimers();
-    for (const res of this.clients) res.end();
+    for (const res of this.clients.keys()) res.end();
     this.clients.clear();
   }
 }

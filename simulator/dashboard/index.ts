@@ -170,6 +170,11 @@ export class Dashboard {
       return 'done';
     }
     if (name.startsWith('reports/')) return this.report(req, res, name, query);
+    // The page calls its API from its own origin. A browser says where a request comes from in Sec-Fetch-Site even
+    // when it sends no Origin (a frame, an image, a GET fetch): one from another site (another port of 127.0.0.1
+    // included) is refused; clients that send no such header (curl, scripts) are not browsers a page can drive.
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') return fail(403, 'The dashboard API takes requests from its own page only.');
     if (token !== undefined) {
       const given = req.headers[ADMIN_TOKEN_HEADER];
       if (typeof given !== 'string' || !secretsEqual(token, given)) {
@@ -193,7 +198,14 @@ export class Dashboard {
       case 'events': {
         const refused = allow('GET');
         if (refused) return refused;
-        if (!this.hub.connect(req, res)) return fail(503, 'Too many live dashboards are open; close one and reload.', undefined, { 'retry-after': '5' });
+        // A frame, an image or a page navigated here would only hold a stream (a cross-site page cannot read it).
+        const dest = req.headers['sec-fetch-dest'];
+        if (dest !== undefined && dest !== 'empty') {
+          return fail(403, `The live journal is read by the dashboard page's script, not loaded as ${JSON.stringify(dest)}.`);
+        }
+        const refusal = this.hub.connect(req, res);
+        if (refusal === 'client') return fail(429, 'This client has the most live dashboards one client may open; close one and reload.', undefined, { 'retry-after': '5' });
+        if (refusal) return fail(503, 'Too many live dashboards are open; close one and reload.', undefined, { 'retry-after': '5' });
         return 'done';
       }
       case 'personas':

@@ -3,7 +3,7 @@
 // nulls where admitted, optional members left out, odd but legal text and numbers), and values it calls invalid
 // (a required member left out, a wrong type, an unknown member, a value outside an enum or a date format).
 // A small generator of our own: the maintained ones (json-schema-faker, openapi-sampler) do not read 2020-12's
-// `$ref` with sibling `required`/`unevaluatedProperties` across files, and neither makes invalid values.
+// `$ref` with sibling `required` across files, and neither makes invalid values.
 import { SCHEMA_BASE, declaredFormat, loadSchema } from '../../src/spec/index.js';
 import type { Rng } from './generate.js';
 
@@ -38,7 +38,7 @@ function refUri(ref: string, file: string): string {
   return ref.startsWith('#') ? `${SCHEMA_BASE}${file}${ref}` : `${SCHEMA_BASE}${ref}`;
 }
 
-/** An object def with its $ref chain merged (2020-12: `required` and `unevaluatedProperties` beside a $ref). */
+/** An object def with its $ref chain merged (2020-12: `required` beside a $ref) and its properties' $refs resolved. */
 export function resolveObject(uri: string): Resolved {
   const out: Resolved = { properties: new Map(), required: [], closed: false };
   let current: { file: string; node: Node } | undefined = lookup(uri);
@@ -46,7 +46,8 @@ export function resolveObject(uri: string): Resolved {
     const file: string = current.file;
     const node: Node = current.node;
     for (const [name, p] of Object.entries((node['properties'] ?? {}) as Record<string, Node>)) {
-      if (!out.properties.has(name)) out.properties.set(name, { node: p, file });
+      // A closed def lists each field as a $ref to its one definition (fields/properties/<name>).
+      if (!out.properties.has(name)) out.properties.set(name, typeof p['$ref'] === 'string' ? lookup(refUri(p['$ref'], file)) : { node: p, file });
     }
     out.required.push(...((node['required'] as string[] | undefined) ?? []));
     if (node['unevaluatedProperties'] === false || node['additionalProperties'] === false) out.closed = true;

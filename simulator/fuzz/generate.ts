@@ -88,6 +88,10 @@ function defOf(uri: string): { file: string; node: SchemaNode } {
   return { file, node: node as SchemaNode };
 }
 
+function propertyRef(ref: string, file: string): string {
+  return ref.startsWith('#') ? `${SCHEMA_BASE}${file}${ref}` : `${SCHEMA_BASE}${ref}`;
+}
+
 /** Properties (with their JSON types), required members and closedness of a request def, through its $refs. */
 export function bodyShape(uri: string): BodyShape {
   const shape: BodyShape = { properties: {}, required: [], closed: false };
@@ -95,7 +99,9 @@ export function bodyShape(uri: string): BodyShape {
   for (let depth = 0; current && depth < 8; depth++) {
     const file: string = current.file;
     const node: SchemaNode = current.node;
-    for (const [name, p] of Object.entries((node['properties'] ?? {}) as Record<string, SchemaNode>)) {
+    for (const [name, own] of Object.entries((node['properties'] ?? {}) as Record<string, SchemaNode>)) {
+      // A closed def lists each field as a $ref to its one definition (fields/properties/<name>).
+      const p = typeof own['$ref'] === 'string' ? defOf(propertyRef(own['$ref'], file)).node : own;
       const type = p['type'];
       shape.properties[name] ??= Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : ['string'];
     }

@@ -3,7 +3,7 @@ import type { JsonObject, RequestContext, SimResponse } from '../context.js';
 import { parseIsoDate, DAY_MS } from '../dates.js';
 import { SimError, counted, dataReply, errorBody, errorReply, listReply, reply } from '../envelope.js';
 import { rules } from '../rules.js';
-import type { PageQuery, Table } from '../table.js';
+import { SequenceExhausted, type PageQuery, type Table } from '../table.js';
 import { checkBody } from '../validate.js';
 
 export type Handler = (ctx: RequestContext) => SimResponse;
@@ -49,9 +49,20 @@ export function batchCreate(ctx: RequestContext, what: Noun, create: (item: Json
   const problems: string[] = [];
   items.forEach((raw, index) => {
     const checked = checkBody(schema, raw);
-    const created = checked.ok ? create(checked.value, index) : undefined;
-    if (!checked.ok) problems.push(`item ${index}: ${checked.problems.join('; ')}`);
-    else if (typeof created === 'string') problems.push(`item ${index}: ${created}`);
+    if (!checked.ok) {
+      problems.push(`item ${index}: ${checked.problems.join('; ')}`);
+      return;
+    }
+    let created: unknown;
+    try {
+      created = create(checked.value, index);
+    } catch (error) {
+      if (!(error instanceof SequenceExhausted)) throw error;
+      created = `no ${what.one} can be created: ${error.message}`;
+    }
+    if (typeof created === 'string') problems.push(`item ${index}: ${created}`);
+    // An item neither stored nor refused must never be counted as created: the request fails as a whole instead.
+    else if (created === undefined || created === null) throw new Error(`rdx simulator: item ${index} of a batch was neither created nor refused`);
     else data.push(created);
   });
   if (problems.length === 0) return dataReply(`${counted(data.length, what.one, what.many)} created.`, data, 'created');
@@ -101,14 +112,56 @@ function cursorOf(seq: number): string {
 
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** One header's first value (a proxy appends its own after those it received). */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text?.split(',')[0]?.trim() || undefined;
+}
+
+/** host and proto of the first element of an RFC 7239 Forwarded header (the proxy the client reached). */
+function forwarded(value: string | string[] | undefined): { host?: string; proto?: string } {
+  const element = firstValue(value);
+  const found: { host?: string; proto?: string } = {};
+  for (const pair of element?.split(';') ?? []) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim().toLowerCase();
+    const raw = pair.slice(at + 1).trim();
+    const text = raw.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1) : raw;
+    if (at > 0 && (name === 'host' || name === 'proto')) found[name] = text;
+  }
+  return found;
+}
+
+/**
+ * The origin a client used, as a trusted proxy reports it (Forwarded first, then X-Forwarded-Host and
+ * X-Forwarded-Proto); undefined when it reports no host, or one that is not a host name.
+ */
+function proxiedOrigin(ctx: RequestContext): string | undefined {
+  const standard = forwarded(ctx.headers['forwarded']);
+  const host = standard.host ?? firstValue(ctx.headers['x-forwarded-host']);
+  if (!host || !HOST.test(host)) return undefined;
+  const proto = (standard.proto ?? firstValue(ctx.headers['x-forwarded-proto']) ?? 'http').toLowerCase();
+  return proto === 'http' || proto === 'https' ? `${proto}://${host}` : undefined;
+}
+
+/**
+ * Where the request's own path is reached from outside: --public-url (then the path after the base path), or with
+ * --trust-proxy the proxy's report of the origin, or else the Host header the request came with.
+ */
+function publicPath(ctx: RequestContext): string {
+  if (ctx.options.publicUrl !== undefined) return `${ctx.options.publicUrl}${ctx.path}`;
+  const proxied = ctx.options.trustProxy ? proxiedOrigin(ctx) : undefined;
+  if (proxied) return `${proxied}${ctx.rawPath}`;
+  const host = ctx.headers.host;
+  return `${host && HOST.test(host) ? `http://${host}` : new URL(ctx.baseUrl).origin}${ctx.rawPath}`;
+}
+
 /** The URL of the next page: the request's own URL (filters kept as sent) with the cursor of this page's end. */
 function nextLink(ctx: RequestContext, last: number): string {
-  const host = ctx.headers.host;
-  const origin = host && HOST.test(host) ? `http://${host}` : new URL(ctx.baseUrl).origin;
   const query = new URLSearchParams(ctx.query);
   query.delete(CURSOR);
   query.append(CURSOR, cursorOf(last));
-  return `${origin}${ctx.rawPath}?${query.toString()}`;
+  return `${publicPath(ctx)}?${query.toString()}`;
 }
 
 export function listPage<K, F>(ctx: RequestContext, table: Table<K, F>, filters: Omit<PageQuery, 'after' | 'limit'>, what: Noun): SimResponse {

@@ -71,6 +71,49 @@ describe('docs', function () {
     expect(readme).to.not.match(/npm install (--global )?rdx-conformance(@|\s)/);
   });
 
+  it("the README's shell commands name only commands that exist, none a registry package could answer", async () => {
+    const readme = read('README.md');
+    const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+    expect(blocks.length, 'sh blocks in the README').to.be.at.least(5);
+    const npm = new Set(['ci', 'start', 'test', 'pack', 'install', 'run']);
+    const problems: string[] = [];
+    let rdxCommands = 0;
+    for (const line of blocks.flatMap((b) => b.split('\n'))) {
+      for (const command of line.replace(/(^|\s)#.*$/, '').split(/&&|\|\||;|\|/).map((c) => c.trim()).filter(Boolean)) {
+        const words = command.split(/\s+/);
+        const [program, ...args] = words;
+        if (program === 'export') continue;
+        if (program === 'npm') {
+          if (!npm.has(args[0] ?? '')) problems.push(`${command}: npm ${args[0] ?? ''} is not one of ${[...npm].join(', ')}`);
+          continue;
+        }
+        // npx without --no fetches and runs a registry package of that name when no project provides the bin.
+        const rdxArgs = program === 'rdx' ? args : program === 'npx' && args[0] === '--no' && args[1] === 'rdx' ? args.slice(2) : undefined;
+        if (!rdxArgs) {
+          problems.push(`${command}: ${program ?? ''} is not rdx (or npx --no rdx), npm or export`);
+          continue;
+        }
+        rdxCommands++;
+        const name = rdxArgs[0] ?? '';
+        if (name === '--help' || name === '--version') continue;
+        const known = COMMANDS.find((c) => c.name === name);
+        if (!known) {
+          problems.push(`${command}: rdx has no command ${name}`);
+          continue;
+        }
+        const { default: yargs } = await import('yargs');
+        const options = Object.keys((( await known.load()).builder(yargs([])) as unknown as { getOptions(): { key: object } }).getOptions().key);
+        for (const flag of rdxArgs.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0] ?? '')) {
+          if (!options.includes(flag) && !options.includes(flag.replace(/^no-/, ''))) problems.push(`${command}: rdx ${name} has no option --${flag}`);
+        }
+      }
+    }
+    expect(problems).to.deep.equal([]);
+    expect(rdxCommands, 'rdx commands checked').to.be.at.least(6);
+    // In the prose too: every npx the README shows is the form that cannot reach the registry.
+    for (const m of readme.matchAll(/`npx ([^`]*)`/g)) expect(m[1], `\`npx ${m[1] ?? ''}\``).to.match(/^--no rdx\b/);
+  });
+
   it('every relative link of the README and docs/ points at a file that exists', () => {
     // Files other branches write in parallel: linked already, checked once they are merged.
     const pending = new Set(['docs/api.md', 'docs/image.md', 'docs/verdicts.md', 'docs/checks.md']);

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import yargs, { hideBin } from './yargs.js';
 import { EXIT, UsageError, debugWanted, reportFatal } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
+import { harnessVersion } from '../version.js';
 
 interface LazyCommand {
   name: string;
@@ -44,7 +45,8 @@ export function globalOptions(y: Argv): Argv {
   return y
     .option('debug', { type: 'boolean', global: true, describe: 'On an internal error (exit 70) also print the stack trace; env RDX_DEBUG=1 does the same' })
     .help()
-    .version();
+    // Given, not looked up: yargs would read the nearest package.json of the process (the vendor's project).
+    .version(harnessVersion);
 }
 
 export async function main(argv: string[]): Promise<number> {

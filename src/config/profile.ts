@@ -212,7 +212,13 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
     const more = doc.errors.length > 1 ? `\n(${doc.errors.length - 1} more YAML error(s) after this one)` : '';
     throw new UsageError(`${path}:${line}:${col}: not valid YAML: ${what}\n${codeFrame(text, line, col)}${more}`);
   }
-  const raw = (doc.toJS() ?? {}) as Record<string, unknown>;
+  let raw: Record<string, unknown>;
+  try {
+    raw = (doc.toJS() ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    // yaml refuses here, not while parsing, aliases that expand past its limit (an alias bomb): the file's fault.
+    throw new UsageError(`${path}: not valid YAML: ${(error as Error).message}`);
+  }
   // A section whose entries are all commented out reads as null: treat it as empty.
   for (const [k, v] of Object.entries(raw)) if (v === null) delete raw[k];
   // A declared key left without a value declares nothing (it would otherwise be compared as null).

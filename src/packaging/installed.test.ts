@@ -86,6 +86,24 @@ describe('the packed package, installed with --omit=dev', function () {
     for (const name of ['typescript', 'eslint', 'c8', 'chai', 'playwright-core']) expect(top, name).not.to.include(name);
   });
 
+  it("rdx --version prints the harness's version, not that of the project it is installed in", async () => {
+    const own = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    const project = (JSON.parse(readFileSync(join(installed.project, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(project, 'the consumer project must differ for this to prove anything').to.not.equal(own);
+    for (const cwd of [work, installed.project]) {
+      const r = await exec(installed.bin, ['--version'], { cwd, limitMs: 60_000 });
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout.trim(), `from ${cwd}`).to.equal(own);
+    }
+    // As the README runs it inside a project: `npx --no rdx <command>` takes the project's own bin, never the registry
+    // (offline here, so a registry look-up would fail the test rather than run anything).
+    const npx = await exec(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--no', 'rdx', 'simulate', '--help'], {
+      cwd: installed.project, limitMs: 120_000, env: { npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    });
+    expect(npx.code, npx.stderr).to.equal(0);
+    expect(npx.stdout).to.include('rdx simulate').and.include('--public-url');
+  });
+
   it('answers --help for rdx and for every command it lists', async () => {
     const top = await exec(installed.bin, ['--help'], { cwd: work, limitMs: 60_000 });
     expect(top.code, top.stderr).to.equal(0);

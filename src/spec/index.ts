@@ -358,11 +358,38 @@ export function validator(uri: string): ValidateFunction {
   return fn;
 }
 
+const listsFieldsCache = new Map<string, boolean>();
+/**
+ * Whether a def (or the def its lone $ref names) is a closed request def: its own `properties`, each a $ref to
+ * `#/$defs/fields/properties/<name>`, and `additionalProperties: false`. It replaced the composition
+ * `{ $ref: fields, required, unevaluatedProperties: false }` (a form peer tools read), with the same verdicts.
+ */
+function listsFields(uri: string): boolean {
+  const known = listsFieldsCache.get(uri);
+  if (known !== undefined) return known;
+  const [file = '', pointer = ''] = uri.slice(SCHEMA_BASE.length).split('#');
+  let def: unknown = uri.startsWith(SCHEMA_BASE) && schemaFiles().includes(file) ? loadSchema(file) : undefined;
+  for (const part of pointer.split('/').filter(Boolean)) def = (def as Record<string, unknown> | undefined)?.[part];
+  const node = (def ?? {}) as Record<string, unknown>;
+  const ref = node['$ref'];
+  const props = Object.values((node['properties'] ?? {}) as Record<string, Record<string, unknown>>);
+  const result = typeof ref === 'string' && ref.startsWith('#/$defs/') && node['properties'] === undefined
+    ? listsFields(`${SCHEMA_BASE}${file}${ref}`)
+    : node['additionalProperties'] === false && props.length > 0
+      && props.every((p) => typeof p['$ref'] === 'string' && p['$ref'].startsWith('#/$defs/fields/properties/'));
+  listsFieldsCache.set(uri, result);
+  return result;
+}
+
 /** Validation errors of a value against a schema URI, as short "path: message" lines; empty when valid. */
 export function schemaErrors(uri: string, value: unknown): string[] {
   const fn = validator(uri);
   if (fn(value)) return [];
-  return (fn.errors ?? []).map(formatError);
+  const errors = fn.errors ?? [];
+  // ajv reports a closed def's own `required` and unknown members before its fields' problems; the composition it
+  // replaced reported the fields' first. The problems keep the order they always had (the body's own last).
+  if (!listsFields(uri)) return errors.map(formatError);
+  return [...errors.filter((e) => e.instancePath !== ''), ...errors.filter((e) => e.instancePath === '')].map(formatError);
 }
 
 export function formatError(e: ErrorObject): string {

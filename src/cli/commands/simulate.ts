@@ -39,6 +39,8 @@ export function builder(y: Argv): Argv {
     .option('headers-timeout', { type: 'number', describe: "Milliseconds a request's headers may take to arrive; then 408 and the connection is closed (default 10000)" })
     .option('request-timeout', { type: 'number', describe: 'Milliseconds a whole request may take to arrive (default 30000)' })
     .option('state', { type: 'string', requiresArg: true, describe: 'Snapshot file of the store: loaded at start when it exists (a file that is not a valid snapshot stops start-up), saved atomically after changes and on exit' })
+    .option('public-url', { type: 'string', requiresArg: true, describe: 'The base URL clients reach the API at behind a reverse proxy (https://demo.example.com/rdx): next_link starts with it' })
+    .option('trust-proxy', { type: 'boolean', default: false, describe: 'Build next_link from the Forwarded or X-Forwarded-Host/-Proto headers of the proxy in front (only behind one: clients could set them)' })
     .option('report-dir', { type: 'string', describe: 'Where conformance runs started from the dashboard write reports (default: a temporary directory)' })
     .example('rdx simulate', 'Serve on http://127.0.0.1:8080 with the demo credentials')
     .example('rdx simulate --port 0 --seed 7 --records 100000 --variant path-prefix', 'A bigger data set under /api/v1 on a free port')
@@ -109,6 +111,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     headersTimeoutMs: numberOption(argv, 'headersTimeout', '--headers-timeout'),
     requestTimeoutMs: numberOption(argv, 'requestTimeout', '--request-timeout'),
     stateFile,
+    publicUrl: argv['publicUrl'] as string | undefined,
+    trustProxy: argv['trustProxy'] === true,
     clientId,
     clientSecret,
     personas,
@@ -137,6 +141,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),
     ...(options.rateLimit ? [`  rate limit:    ${options.rateLimit.rate} requests/s per token, burst ${options.rateLimit.burst}; over it 429 with Retry-After (${options.rateLimit.retryAfter})`] : []),
     ...(options.stateFile !== undefined ? [`  state:         ${options.stateFile} (saved after changes and on exit)`] : []),
+    ...(options.publicUrl !== undefined ? [`  public URL:    ${options.publicUrl} (next_link starts with it)`] : []),
+    ...(options.trustProxy ? ['  proxy:         trusted (next_link follows Forwarded / X-Forwarded-Host / X-Forwarded-Proto)'] : []),
     'Press Ctrl-C to stop.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
