@@ -5,6 +5,7 @@ import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } f
 import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 import { ACCEPT_ENCODING, codingsOf, decodeBody, unlabelledCoding } from './decode.js';
+import { stripUserinfo } from './redact.js';
 import {
   DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS, MAX_THROTTLED_ANSWERS, RateLimiter, isThrottled, sleep, throttleWaitMs,
   type ThrottlePolicy, type TransportStats,
@@ -189,7 +190,7 @@ export class HttpClient {
     const headers = { ...(req.headers ?? {}) };
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'accept-encoding')) headers['accept-encoding'] = ACCEPT_ENCODING;
     // Userinfo is never sent (undici would turn it into Basic credentials) nor recorded.
-    const url = withoutUserinfo(req.url);
+    const url = stripUserinfo(req.url);
     const recorded: Exchange = {
       step,
       request: { method: req.method, url, headers, ...(req.auth ? { auth: req.auth } : {}), ...(req.body !== undefined ? { body: req.body } : {}) },
@@ -305,17 +306,6 @@ function originOf(url: string): string {
   return `${u.protocol}//${u.host}`;
 }
 
-function withoutUserinfo(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.username === '' && u.password === '') return url;
-    u.username = '';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 /** The exchange of a request that was not sent because its URL leaves the allowed origins; no header is kept. */
 function foreign(step: string, req: OutgoingRequest, origins: string[]): Exchange {
