@@ -12,6 +12,22 @@ import type { PageAssertion, PageData, PageExchange } from './page-data.js';
 /** Bodies longer than this are cut in the page (report.json keeps them whole). */
 export const BODY_LIMIT = 64 * 1024;
 
+/**
+ * A string value of a JSON body longer than this is shown by its first VALUE_SHOWN characters in the page: the
+ * suites send text of 10,000 characters in several scripts, which gzip barely shrinks, and a page of them passed 1 MB.
+ */
+export const VALUE_LIMIT = 2_048;
+const VALUE_SHOWN = 512;
+
+/** JSON.stringify's replacer for the page: a long string value cut, whole code points kept, its length said. */
+function shortValues(_key: string, value: unknown): unknown {
+  if (typeof value !== 'string' || value.length <= VALUE_LIMIT) return value;
+  let head = value.slice(0, VALUE_SHOWN);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
+  return `${head}… (${value.length} UTF-16 code units in all: report.json has the whole value)`;
+}
+
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 
 const headerOf = (headers: Record<string, string>, name: string): string | undefined =>
@@ -24,10 +40,10 @@ const headerOf = (headers: Record<string, string>, name: string): string | undef
 export function bodyText(text: string | undefined, json: unknown, contentType: string | undefined, reparse = true): string | undefined {
   if (text === undefined) return undefined;
   let out = text;
-  if (json !== undefined) out = JSON.stringify(json, null, 2);
+  if (json !== undefined) out = JSON.stringify(json, shortValues, 2);
   else if (reparse && (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text))) {
     try {
-      out = JSON.stringify(JSON.parse(text), null, 2);
+      out = JSON.stringify(JSON.parse(text), shortValues, 2);
     } catch {
       // Not JSON after all: shown as it came.
     }

@@ -1,7 +1,8 @@
 // A target that breaks rules on purpose, run through the real engine, so the reporters are tested on real reports
-// with failures rather than on hand-made JSON. Its token endpoint works; authenticated requests for a record get a
-// 404 whose body lacks `message` (breaking ENVELOPE.MESSAGE and ENVELOPE.ERROR_BODY); lists answer correctly; and
-// requests without a valid token are refused properly.
+// with failures rather than on hand-made JSON. Its token endpoint works; ATS job offers are created and read back by
+// their reference (so a probe's control succeeds); authenticated requests for any other record get a 404 whose body
+// lacks `message` (breaking ENVELOPE.MESSAGE and ENVELOPE.ERROR_BODY); lists answer correctly; and requests without
+// a valid token are refused properly.
 import { expect } from 'chai';
 import { createServer, type ServerResponse } from 'node:http';
 import { defaults, type Profile } from '../config/profile.js';
@@ -16,6 +17,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 async function ruleBreakingTarget(): Promise<{ url: string; close: () => Promise<void> }> {
+  const offers = new Map<string, unknown>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -30,6 +32,15 @@ async function ruleBreakingTarget(): Promise<{ url: string; close: () => Promise
         return json(res, 401, { message: 'A bearer token is required', errors: [{ message: 'invalid_token', data: null }] }, { 'www-authenticate': 'Bearer realm="test"' });
       }
       if (req.method === 'GET' && path === '/ats/job-offers') return json(res, 200, { message: 'ok', data: [], meta: { next_link: null } });
+      if (req.method === 'POST' && path === '/ats/job-offers') {
+        const items = (() => { try { return JSON.parse(body) as unknown; } catch { return undefined; } })();
+        if (!Array.isArray(items)) return json(res, 400, { message: 'an array, please', errors: [{ message: 'not an array', data: null }] });
+        for (const item of items) offers.set(String((item as { reference?: unknown }).reference), item);
+        return json(res, 201, { message: `${items.length} created`, data: items });
+      }
+      const known = /^\/ats\/job-offers\/([^/]+)$/.exec(path);
+      const offer = known && req.method === 'GET' ? offers.get(decodeURIComponent(known[1] ?? '')) : undefined;
+      if (offer) return json(res, 200, { message: 'ok', data: [offer] });
       return json(res, 404, { errors: [{ message: 'no such record', data: null }] });
     });
   });
