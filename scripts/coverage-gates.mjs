@@ -31,7 +31,8 @@ export const SERVICES = [
     name: 'Docker engine',
     env: 'RDX_REQUIRE_CONTAINER_ENGINE',
     files: ['src/container/index.ts'],
-    thresholds: { lines: 55, statements: 55, branches: 50, functions: 50 },
+    // Measured in CI with the engine (7af5563): lines and statements 84.86 %, branches 69.47 %, functions 85.29 %.
+    thresholds: { lines: 82, statements: 82, branches: 66, functions: 82 },
   },
 ];
 
