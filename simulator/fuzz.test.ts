@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { SCHEMA_BASE, schemaErrors } from '../src/spec/index.js';
 import { startSimulator, type Simulator } from './index.js';
-import { generator, type FuzzCase, type FuzzTarget } from './fuzz/generate.js';
-import { rawExchange, type RawOutcome, type RawResponse } from './fuzz/raw.js';
-import { Client } from './test-support.js';
+import { generator, type FuzzCase, type FuzzTarget } from '../test/fuzz/generate.js';
+import { rawExchange, type RawOutcome, type RawResponse } from '../test/fuzz/raw.js';
+import { Client } from '../test/support/simulator.js';
 
 const SEED = 20_261;
 const REQUESTS = 3_000;

@@ -3,8 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
 import { allChecks } from './index.js';
-import { examplesByFile } from './examples/index.js';
-import { CHECKS_MD, checksMarkdown, judge } from './examples/docs.js';
+import { examplesByFile } from '../../test/check-examples/index.js';
+import { CHECKS_MD, checksMarkdown, judge } from '../../test/check-examples/docs.js';
 
 const CHECKS = join(packageRoot, 'src', 'checks');
 /** The registry's own files: everything else at the top of src/checks/ defines checks. */

@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, posix } from 'node:path';
-import { packageRoot } from '../spec/index.js';
-import { packList, type PackList } from '../testing/package.js';
+import { packageRoot } from '../../src/spec/index.js';
+import { packList, type PackList } from '../support/package.js';
 
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   bin: Record<string, string>; main: string; types: string; exports: Record<string, unknown>;

@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { clause as clauseOf, packageRoot } from '../../spec/index.js';
-import { allChecks, type Judgement } from '../index.js';
+import { clause as clauseOf, packageRoot } from '../../src/spec/index.js';
+import { allChecks, type Judgement } from '../../src/checks/index.js';
 import { examplesByFile } from './index.js';
 import { contextOf, type CheckExample } from './support.js';
 

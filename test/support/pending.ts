@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, RootHookObject, Suite, Test } from 'mocha';
 import { parse } from 'yaml';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../../src/spec/index.js';
 
-export const ALLOWED_SKIPS_FILE = 'src/testing/allowed-skips.yaml';
+export const ALLOWED_SKIPS_FILE = 'test/support/allowed-skips.yaml';
 
 export interface AllowedSkip {
   /** A regular expression matched against the test's full title (its suites' titles, then its own). */
