@@ -55,7 +55,7 @@ describe('checks, each alone on its examples', () => {
     }
   }
 
-  it('keeps docs/checks.md as generated (node dist/src/checks/examples/docs.js --write)', () => {
+  it('keeps docs/checks.md as generated (npm run docs:checks)', () => {
     expect(readFileSync(CHECKS_MD, 'utf8')).to.equal(checksMarkdown());
   });
 });
