@@ -1,4 +1,4 @@
-// Thousands of bad requests, generated from spec/ with a fixed seed (simulator/fuzz/generate.ts), sent over raw
+// Thousands of bad requests, generated from spec/ with a fixed seed (test/fuzz/generate.ts), sent over raw
 // sockets to a simulator on loopback. Every one must be refused with a 4xx in the spec's error envelope as
 // application/json, within a per-request time limit, and none may change the store.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// The harness against every misbehaving target of the catalogue (src/hostile/servers.ts), on a subset of cases
+// The harness against every misbehaving target of the catalogue (test/hostile/servers.ts), on a subset of cases
 // with a 1 s per-request limit: each run must end in time with clear verdicts (or exit 3 when no token can be
 // had), keep every body under the size cap, stay within a memory bound, leak no secret and reject nothing
 // unhandled. Full runs against the worst of them, in a child process with a capped heap, are in full-run.test.ts.

@@ -1,5 +1,5 @@
 // The one rule for skipped (pending) tests, as a mocha root hook plugin (.mocharc.json requires the built file):
-// after the last test it prints, per entry of src/testing/allowed-skips.yaml, how many of the tests it names ran and
+// after the last test it prints, per entry of test/support/allowed-skips.yaml, how many of the tests it names ran and
 // skipped (so CI shows its browser and Docker tests ran), then every skipped test with the reason the list gives.
 // In CI (CI=true) a skipped test that the list does not allow there fails the run; elsewhere it is printed and the
 // run goes on.
