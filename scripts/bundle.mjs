@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const spec = await import(join(root, 'dist/src/spec/index.js'));
-const { listingColumns, schemaFiles } = spec;
+const { schemaFiles } = spec;
+const { listingColumns } = await import(join(root, 'dist/scripts/listing-columns.js'));
 
 /** Per schema file (job-offer, …): the fields its listings show, from x-rdx-columns. */
 const columns = Object.fromEntries(schemaFiles().map((file) => file.replace(/\.json$/, ''))

@@ -2,7 +2,7 @@
 # Builds the repository's real Dockerfile on this machine (docs/image.md): the base image it names is made locally
 # by scripts/node-base-image.sh, since no registry can be pulled from, and passed as NODE_IMAGE.
 #
-#   scripts/product-image.sh [IMAGE]          (default rdx-conformance:local; src/packaging/image.test.ts uses it)
+#   scripts/product-image.sh [IMAGE]          (default rdx-conformance:local; test/packaging/image.test.ts uses it)
 #
 # BuildKit when a docker CLI here can use it (buildx, or a CLI older than 23 with BuildKit built in): on vfs storage
 # the legacy builder copies the whole file system for every instruction, which takes many minutes on a busy machine.

@@ -3,7 +3,7 @@ import { createFaker, jobOffer, jobboardActivity } from '../src/data/factories.j
 import type { JournalEntry } from './journal.js';
 import { BODY_LIMIT, SLOT_BYTES, journalBody, maskHeaders, maskSecrets, packStrings, unpackStrings } from './journal.js';
 import { resolveOptions } from './options.js';
-import { Client, items, startTest, type Harness } from './test-support.js';
+import { Client, items, startTest, type Harness } from '../test/support/simulator.js';
 
 describe('simulator: admin surface', () => {
   let t: Harness;

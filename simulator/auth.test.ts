@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { operations } from '../src/spec/index.js';
-import { fillPath, startTest, type Harness } from './test-support.js';
+import { fillPath, startTest, type Harness } from '../test/support/simulator.js';
 
 describe('simulator: authentication', () => {
   let t: Harness;

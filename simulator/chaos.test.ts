@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { UsageError } from '../src/errors.js';
 import { Chaos, chaosSettings, delay, describeChaos, parseLatency, type ChaosDecision } from './chaos.js';
 import type { JournalEntry } from './journal.js';
-import { Client, items, runSimulate, startTest } from './test-support.js';
+import { Client, items, runSimulate, startTest } from '../test/support/simulator.js';
 
 
 function decisions(chaos: Chaos, requests: [string, string][]): (ChaosDecision | undefined)[] {

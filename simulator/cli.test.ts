@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client, runSimulate as simulate } from './test-support.js';
+import { Client, runSimulate as simulate } from '../test/support/simulator.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 

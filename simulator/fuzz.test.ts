@@ -1,13 +1,13 @@
-// Thousands of bad requests, generated from spec/ with a fixed seed (simulator/fuzz/generate.ts), sent over raw
+// Thousands of bad requests, generated from spec/ with a fixed seed (test/fuzz/generate.ts), sent over raw
 // sockets to a simulator on loopback. Every one must be refused with a 4xx in the spec's error envelope as
 // application/json, within a per-request time limit, and none may change the store.
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { SCHEMA_BASE, schemaErrors } from '../src/spec/index.js';
 import { startSimulator, type Simulator } from './index.js';
-import { generator, type FuzzCase, type FuzzTarget } from './fuzz/generate.js';
-import { rawExchange, type RawOutcome, type RawResponse } from './fuzz/raw.js';
-import { Client } from './test-support.js';
+import { generator, type FuzzCase, type FuzzTarget } from '../test/fuzz/generate.js';
+import { rawExchange, type RawOutcome, type RawResponse } from '../test/fuzz/raw.js';
+import { Client } from '../test/support/simulator.js';
 
 const SEED = 20_261;
 const REQUESTS = 3_000;

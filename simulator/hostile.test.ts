@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { request } from 'undici';
 import { createFaker, jobOffer } from '../src/data/factories.js';
-import { items, startTest, type Harness } from './test-support.js';
+import { items, startTest, type Harness } from '../test/support/simulator.js';
 
 /** Sends raw bytes as the body, so that invalid UTF-8 reaches the simulator as it is. */
 async function sendBytes(t: Harness, method: string, path: string, type: string, body: Buffer, auth = true): Promise<{ status: number; body: { message?: string; errors?: unknown[] } }> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { jobOffer, createFaker } from '../src/data/factories.js';
-import { startTest, type Harness, type Reply } from './test-support.js';
+import { startTest, type Harness, type Reply } from '../test/support/simulator.js';
 
 function expectErrorBody(res: Reply, status: number): void {
   expect(res.status).to.equal(status);

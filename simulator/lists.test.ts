@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFaker, jobOffer, jobboardActivity } from '../src/data/factories.js';
 import { parseIsoDate } from './dates.js';
-import { items, startTest, type Client, type Harness, type Item } from './test-support.js';
+import { items, startTest, type Client, type Harness, type Item } from '../test/support/simulator.js';
 
 const faker = createFaker(11);
 

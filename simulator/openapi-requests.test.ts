@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { SCHEMA_BASE, openApi, operations, schemaErrors, type Operation } from '../src/spec/index.js';
-import { Rng } from './fuzz/generate.js';
-import { SchemaSampler } from './fuzz/from-schema.js';
-import { startTest, type Harness, type Reply } from './test-support.js';
+import { Rng } from '../test/fuzz/generate.js';
+import { SchemaSampler } from '../test/fuzz/from-schema.js';
+import { startTest, type Harness, type Reply } from '../test/support/simulator.js';
 
 const SEED = 17;
 const VALID_PER_OPERATION = 12;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { UsageError } from '../src/errors.js';
 import type { SimulatorOptions } from './options.js';
-import { startTest, type Harness } from './test-support.js';
+import { startTest, type Harness } from '../test/support/simulator.js';
 
 interface Proxy {
   url: string;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { applicationStep, createFaker, jobOffer, jobboardActivity, jobboardJobOffer, user } from '../src/data/factories.js';
-import { items, startTest, type Harness, type Item } from './test-support.js';
+import { items, startTest, type Harness, type Item } from '../test/support/simulator.js';
 
 const faker = createFaker(7);
 

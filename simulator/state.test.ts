@@ -17,7 +17,7 @@ import { SNAPSHOT_VERSION, parseSnapshot, snapshotPieces, snapshotSource, snapsh
 import { StateFile } from './state.js';
 import { Store } from './store.js';
 import { MAX_SEQUENCE } from './table.js';
-import { Client, items, startTest } from './test-support.js';
+import { Client, items, startTest } from '../test/support/simulator.js';
 
 const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const ACTIVITY = { recorded_at: '2026-05-01', job_offer_reference: 'JO-STATE-1', status: 'viewed', count: 1 };

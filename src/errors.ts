@@ -1,6 +1,6 @@
 // The harness's own failures (bad usage, bad config, unreachable target) as opposed to an implementation's
 // failures, which are verdicts. Each carries the exit code the README documents.
-import { escapeTerminal } from './reporters/terminal.js';
+import { escapeTerminal } from './core/terminal.js';
 
 export const EXIT = {
   /** CONFORMANT or KNOWN_FAILURES (or INCOMPLETE with --allow-incomplete). */

@@ -1,4 +1,4 @@
-// The programmatic API as its entry module gives it (the installed package is tested in src/packaging/): options
+// The programmatic API as its entry module gives it (the installed package is tested in test/packaging/): options
 // resolved as `rdx run` resolves them, the verdict and the exit code `rdx run` would give.
 import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { TokenStore, credentialsMatch, secretsEqual } from '../simulator/auth.js';
-import { rawExchange } from '../simulator/fuzz/raw.js';
+import { rawExchange } from '../test/fuzz/raw.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { packageRoot } from './spec/index.js';
 

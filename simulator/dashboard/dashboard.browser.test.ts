@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { packageRoot } from '../../src/spec/index.js';
 import { parseSnapshot } from '../snapshot.js';
-import { Client, startTest, type Harness } from '../test-support.js';
+import { Client, startTest, type Harness } from '../../test/support/simulator.js';
 import { conformanceRunner } from '../../src/cli/compose.js';
-import { launchChromium, skipWithoutChromium } from '../../src/testing/chromium.js';
+import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 
 const SHOTS = join(packageRoot, 'reports');
 

@@ -4,7 +4,7 @@ import { Agent, request } from 'undici';
 import type { JournalEntry } from '../journal.js';
 import { parseSnapshot } from '../snapshot.js';
 import { personaByName } from '../personas/index.js';
-import { Client, items, startTest, type Harness, type Reply } from '../test-support.js';
+import { Client, items, startTest, type Harness, type Reply } from '../../test/support/simulator.js';
 import type { JournalSummary } from './events.js';
 import type { RunView } from './runs.js';
 import { conformanceRunner } from '../../src/cli/compose.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { clause, interpretation, interpretations } from '../../src/spec/index.js';
 import { createFaker, jobOffer } from '../../src/data/factories.js';
 import { errorReply } from '../envelope.js';
-import { items, startTest, type Harness } from '../test-support.js';
+import { items, startTest, type Harness } from '../../test/support/simulator.js';
 import { loadPersona, personaKind, personaNames } from './catalogue.js';
 import { allPersonas, personaByName } from './index.js';
 import type { Persona } from './types.js';

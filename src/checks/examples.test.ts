@@ -3,8 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
 import { allChecks } from './index.js';
-import { examplesByFile } from './examples/index.js';
-import { CHECKS_MD, checksMarkdown, judge } from './examples/docs.js';
+import { examplesByFile } from '../../test/check-examples/index.js';
+import { CHECKS_MD, checksMarkdown, judge } from '../../test/check-examples/docs.js';
 
 const CHECKS = join(packageRoot, 'src', 'checks');
 /** The registry's own files: everything else at the top of src/checks/ defines checks. */
@@ -55,7 +55,7 @@ describe('checks, each alone on its examples', () => {
     }
   }
 
-  it('keeps docs/checks.md as generated (node dist/src/checks/examples/docs.js --write)', () => {
+  it('keeps docs/checks.md as generated (npm run docs:checks)', () => {
     expect(readFileSync(CHECKS_MD, 'utf8')).to.equal(checksMarkdown());
   });
 });

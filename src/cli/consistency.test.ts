@@ -21,8 +21,8 @@ import { packageRoot } from '../spec/index.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName } from '../../simulator/personas/index.js';
 import { runCard } from '../../simulator/dashboard/runs.js';
-import { runProgram } from '../testing/package.js';
-import { launchChromium, skipWithoutChromium } from '../testing/chromium.js';
+import { runProgram } from '../../test/support/package.js';
+import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 const LIMIT_MS = 240_000;

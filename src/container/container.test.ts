@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
-import { docker, dockerUnavailable, freePort } from '../testing/docker.js';
+import { docker, dockerUnavailable, freePort } from '../../test/support/docker.js';
 import { SESSION_LABEL } from './index.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';

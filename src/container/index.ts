@@ -7,7 +7,7 @@ import { GenericContainer, getContainerRuntimeClient, getReaper, type ContainerR
 import type { Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import { Secrets } from '../http/redact.js';
-import { escapeTerminal } from '../reporters/terminal.js';
+import { escapeTerminal } from '../core/terminal.js';
 import { describeWaitFor, type ContainerTarget } from './options.js';
 import { LogTail, NotReadyError, Readiness, containerState, portAccepts, urlHost, within, type ContainerState } from './readiness.js';
 

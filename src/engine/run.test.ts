@@ -4,7 +4,7 @@ import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from './run.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import type { EmbeddedTargetRequest } from '../core/embedded.js';
-import { listenOnLoopback } from '../testing/loopback.js';
+import { listenOnLoopback } from '../../test/support/loopback.js';
 
 type Answer = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 

@@ -18,7 +18,7 @@ import { harnessVersion } from '../version.js';
 import { IdSourceSet, idSourceKey, idSourceProblem, idSourcesOf } from './id-sources.js';
 import { exitCodeOf, summarise, type FailOn } from '../core/verdict.js';
 import { REPORT_FORMAT, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
-import { escapeTerminal } from '../reporters/terminal.js';
+import { escapeTerminal } from '../core/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
 import type { BaselineOutcome } from '../core/report.js';
 import { endpointOf, latencyOf } from './latency.js';

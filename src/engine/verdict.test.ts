@@ -10,7 +10,7 @@ import { errorReply } from '../../simulator/envelope.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName, type Persona } from '../../simulator/personas/index.js';
 import { JOB_OFFER_ID_LOG } from '../../simulator/personas/variants/numeric-ids-with-id-log.js';
-import { listenOnLoopback } from '../testing/loopback.js';
+import { listenOnLoopback } from '../../test/support/loopback.js';
 import { mergeReports } from '../reporters/merge.js';
 import { junitXml } from '../reporters/junit.js';
 import { writeBaseline } from './baseline.js';

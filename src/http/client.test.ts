@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { HttpClient } from './client.js';
 import { Secrets } from './redact.js';
-import { listenOnLoopback, type LoopbackServer } from '../testing/loopback.js';
+import { listenOnLoopback, type LoopbackServer } from '../../test/support/loopback.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -6,7 +6,7 @@ import { HttpClient } from './client.js';
 import { TokenError, TokenProvider } from './auth.js';
 import { Secrets } from './redact.js';
 import { RateLimiter, backoffMs, httpDate, isThrottled, retryAfterMs } from './throttle.js';
-import { listenOnLoopback, type LoopbackServer } from '../testing/loopback.js';
+import { listenOnLoopback, type LoopbackServer } from '../../test/support/loopback.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 

@@ -1,7 +1,7 @@
 // Runs examples/github-actions.yml's steps as written, with their environment, against the bundled simulator behaving
 // like the vendor of docs/ci.md: its run steps in bash as GitHub runs them (bash -eo pipefail), their `if:` evaluated
 // for the few functions the workflow uses, the `uses:` steps (GitHub's own actions) left out, and the install step
-// replaced by the harness of this checkout on PATH (the tarball install is src/packaging/installed.test.ts's).
+// replaced by the harness of this checkout on PATH (the tarball install is test/packaging/installed.test.ts's).
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 import Mocha from 'mocha';
 import type { CaseResult } from '../core/results.js';
 import type { JudgedTest } from '../engine/judged-test.js';
-import { escapeTerminal } from './terminal.js';
+import { escapeTerminal } from '../core/terminal.js';
 
 const { EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launchChromium, skipWithoutChromium, type Chromium } from '../testing/chromium.js';
+import { launchChromium, skipWithoutChromium, type Chromium } from '../../test/support/chromium.js';
 import { packageRoot } from '../spec/index.js';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';

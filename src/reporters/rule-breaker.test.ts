@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { createServer, type ServerResponse } from 'node:http';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
-import { listenOnLoopback } from '../testing/loopback.js';
+import { listenOnLoopback } from '../../test/support/loopback.js';
 
 export const CLIENT_SECRET = 'sekret-123';
 export const ACCESS_TOKEN = 'tok-abcdef-123';

@@ -2,7 +2,7 @@
 // decides them, once); nothing here derives a verdict or a count of its own.
 import type { Summary } from '../core/report.js';
 import { verdictLine } from '../core/verdict.js';
-import { escapeTerminal } from './terminal.js';
+import { escapeTerminal } from '../core/terminal.js';
 
 export { VERDICT_WORDS, type RunVerdict } from '../core/verdict.js';
 

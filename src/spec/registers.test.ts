@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import {
   SCHEMA_BASE, clauses, interpretations, loadSchema, operations, precompiledValidator, schemaDefinitionUris, schemaErrors,
-  schemaFiles, schemaRegistry, specHash, upstreamSpecText,
+  schemaFiles, schemaRegistry, specHash,
 } from './index.js';
+import { upstreamSpecText } from '../../test/support/upstream-spec.js';
 
 // The spec's tables are quoted without their pipes and line breaks, so compare on a normalised text.
 const normalise = (s: string): string => s.replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
@@ -15,7 +16,7 @@ function missingFragments(quote: string, spec: string): string[] {
 
 /**
  * The upstream spec text. Outside CI a clone without ../shared/spec skips the test that needs it, saying so (it is
- * on src/testing/allowed-skips.yaml); in CI (CI=true) the spec must be there, so its absence fails the test.
+ * on test/support/allowed-skips.yaml); in CI (CI=true) the spec must be there, so its absence fails the test.
  */
 function upstreamSpecOrSkip(test: Mocha.Context): string {
   const spec = upstreamSpecText();

@@ -7,7 +7,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { reportBadge } from '../../reporters/badge.js';
 import { INTEGRITY_ONLY } from '../../reporters/bundle.js';
 import { readRun } from '../../reporters/diff.js';
-import { escapeTerminal } from '../../reporters/terminal.js';
+import { escapeTerminal } from '../../core/terminal.js';
 import { VERDICT_WORDS } from '../../core/verdict.js';
 import { checkBundle } from './verify.js';
 

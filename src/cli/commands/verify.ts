@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
 import { INTEGRITY_ONLY, verifyBundle, type Verification } from '../../reporters/bundle.js';
-import { escapeTerminal } from '../../reporters/terminal.js';
+import { escapeTerminal } from '../../core/terminal.js';
 import { VERDICT_WORDS } from '../../core/verdict.js';
 import { publicKeyFrom } from './signing.js';
 

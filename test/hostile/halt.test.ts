@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunReport } from '../engine/run.js';
+import type { RunReport } from '../../src/engine/run.js';
 import { startHostile, type HostileServer } from './servers.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SECRET = 'halt-secret-0b6e93';
 /** A case that walks the endless pages (each fetched with a new token). */
 const GREP = '^activities\\.page-shape ';

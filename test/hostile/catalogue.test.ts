@@ -1,14 +1,14 @@
-// The harness against every misbehaving target of the catalogue (src/hostile/servers.ts), on a subset of cases
+// The harness against every misbehaving target of the catalogue (test/hostile/servers.ts), on a subset of cases
 // with a 1 s per-request limit: each run must end in time with clear verdicts (or exit 3 when no token can be
 // had), keep every body under the size cap, stay within a memory bound, leak no secret and reject nothing
 // unhandled. Full runs against the worst of them, in a child process with a capped heap, are in full-run.test.ts.
 import { expect } from 'chai';
-import { defaults, type Profile } from '../config/profile.js';
-import { planCases } from '../engine/plan.js';
-import type { CaseResult } from '../core/results.js';
-import { runConformance, type RunOutcome } from '../engine/run.js';
-import { loadSuites } from '../engine/suite.js';
-import { UnreachableError } from '../errors.js';
+import { defaults, type Profile } from '../../src/config/profile.js';
+import { planCases } from '../../src/engine/plan.js';
+import type { CaseResult } from '../../src/core/results.js';
+import { runConformance, type RunOutcome } from '../../src/engine/run.js';
+import { loadSuites } from '../../src/engine/suite.js';
+import { UnreachableError } from '../../src/errors.js';
 import { CATALOGUE, secretIn, startHostile, type HostileKind } from './servers.js';
 import { watch, within } from './watch.js';
 

@@ -1,6 +1,6 @@
 // Test helpers: a simulator on a free loopback port and a small HTTP client for it (undici, real sockets).
 import { Agent, request } from 'undici';
-import { startSimulator, type Simulator, type SimulatorOptions } from './index.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -132,7 +132,7 @@ export function fillPath(template: string, params: Record<string, string>): stri
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? name));
 }
 
-const MAIN = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 /** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT. */
 export function runSimulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> {

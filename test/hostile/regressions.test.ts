@@ -2,12 +2,12 @@
 import { expect } from 'chai';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { defaults, type Profile } from '../config/profile.js';
-import { runConformance } from '../engine/run.js';
-import { embeddedSimulator } from '../cli/compose.js';
-import { Runner } from '../engine/runner.js';
-import { HttpClient, MAX_JSON_DEPTH } from '../http/client.js';
-import { htmlReport } from '../reporters/html.js';
+import { defaults, type Profile } from '../../src/config/profile.js';
+import { runConformance } from '../../src/engine/run.js';
+import { embeddedSimulator } from '../../src/cli/compose.js';
+import { Runner } from '../../src/engine/runner.js';
+import { HttpClient, MAX_JSON_DEPTH } from '../../src/http/client.js';
+import { htmlReport } from '../../src/reporters/html.js';
 import { startHostile, type HostileServer } from './servers.js';
 import { within } from './watch.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../../src/spec/index.js';
 import { chromiumUnavailable, skipWithoutChromium } from './chromium.js';
 import { ALLOWED_SKIPS_FILE, judgePending, parseAllowedSkips, skippableCounts } from './pending.js';
 

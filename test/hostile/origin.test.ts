@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaults, type Profile } from '../config/profile.js';
-import { runConformance } from '../engine/run.js';
-import { HttpClient } from '../http/client.js';
+import { defaults, type Profile } from '../../src/config/profile.js';
+import { runConformance } from '../../src/engine/run.js';
+import { HttpClient } from '../../src/http/client.js';
 
 interface Listening {
   server: Server;

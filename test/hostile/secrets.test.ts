@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { defaults, loadProfile, redactedProfile, type Profile } from '../config/profile.js';
-import { runConformance, type RunReport } from '../engine/run.js';
-import { writeReports } from '../reporters/files.js';
-import { curlFor } from '../reporters/html-data.js';
-import { tarUnpack } from '../reporters/tar.js';
+import { defaults, loadProfile, redactedProfile, type Profile } from '../../src/config/profile.js';
+import { runConformance, type RunReport } from '../../src/engine/run.js';
+import { writeReports } from '../../src/reporters/files.js';
+import { curlFor } from '../../src/reporters/html-data.js';
+import { tarUnpack } from '../../src/reporters/tar.js';
 import { secretForms, secretIn, startHostile, type HostileServer } from './servers.js';
 
 /** Every file the run wrote, by name, as text; report.html's packed data and the bundle's entries unpacked. */

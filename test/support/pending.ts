@@ -1,5 +1,5 @@
 // The one rule for skipped (pending) tests, as a mocha root hook plugin (.mocharc.json requires the built file):
-// after the last test it prints, per entry of src/testing/allowed-skips.yaml, how many of the tests it names ran and
+// after the last test it prints, per entry of test/support/allowed-skips.yaml, how many of the tests it names ran and
 // skipped (so CI shows its browser and Docker tests ran), then every skipped test with the reason the list gives.
 // In CI (CI=true) a skipped test that the list does not allow there fails the run; elsewhere it is printed and the
 // run goes on.
@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context, RootHookObject, Suite, Test } from 'mocha';
 import { parse } from 'yaml';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../../src/spec/index.js';
 
-export const ALLOWED_SKIPS_FILE = 'src/testing/allowed-skips.yaml';
+export const ALLOWED_SKIPS_FILE = 'test/support/allowed-skips.yaml';
 
 export interface AllowedSkip {
   /** A regular expression matched against the test's full title (its suites' titles, then its own). */

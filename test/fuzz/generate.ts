@@ -4,7 +4,7 @@
 // Used by simulator/fuzz.test.ts.
 import { createFaker, applicationStep, jobOffer, jobOfferAttribute, jobboardActivity, jobboardJobOffer, user, type Faker } from '../../src/data/factories.js';
 import { SCHEMA_BASE, loadSchema, openApi, operations, type Operation } from '../../src/spec/index.js';
-import { rules } from '../rules.js';
+import { rules } from '../../simulator/rules.js';
 import type { RawRequest } from './raw.js';
 
 /** What the generator needs to know of the simulator under test. */

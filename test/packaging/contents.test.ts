@@ -5,8 +5,8 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, posix } from 'node:path';
-import { packageRoot } from '../spec/index.js';
-import { packList, type PackList } from '../testing/package.js';
+import { packageRoot } from '../../src/spec/index.js';
+import { packList, type PackList } from '../support/package.js';
 
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   bin: Record<string, string>; main: string; types: string; exports: Record<string, unknown>;
@@ -44,8 +44,8 @@ describe('package contents (npm pack --dry-run)', function () {
     paths = new Set(pack.files.map((f) => f.path));
   });
 
-  it('holds no test files, benchmarks, hostile servers, fuzzers, test helpers or source maps', () => {
-    const unwanted = [...paths].filter((p) => /\.test\.|(^|\/)(bench|hostile|testing|fuzz)\/|test-support\.|\.map$|\.tsbuildinfo$/.test(p));
+  it('holds no test files, test tooling (test/), build code (scripts/), benchmarks or source maps', () => {
+    const unwanted = [...paths].filter((p) => /\.test\.|^(dist\/)?(test|scripts|bench)\/|(^|\/)(hostile|testing|fuzz)\/|test-support\.|\.map$|\.tsbuildinfo$/.test(p));
     expect(unwanted).to.deep.equal([]);
     // Only built code, data and docs: no TypeScript sources beside the declarations.
     expect([...paths].filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).to.deep.equal([]);

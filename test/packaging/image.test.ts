@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/index.js';
-import { docker, dockerUnavailable, freePort } from '../testing/docker.js';
-import { DEMO_CLIENT, latestReport, runProgram, verdictOf, writeVendorProfile, type Outcome } from '../testing/package.js';
+import { packageRoot } from '../../src/spec/index.js';
+import { docker, dockerUnavailable, freePort } from '../support/docker.js';
+import { DEMO_CLIENT, latestReport, runProgram, verdictOf, writeVendorProfile, type Outcome } from '../support/package.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
 const LIMIT_MS = 240_000;

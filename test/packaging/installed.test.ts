@@ -7,8 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch, type RequestInit } from 'undici';
-import { packageRoot } from '../spec/index.js';
-import { DEMO_CLIENT, installPacked, latestReport, runProgram, verdictOf, writeVendorProfile, type Installed, type Outcome } from '../testing/package.js';
+import { packageRoot } from '../../src/spec/index.js';
+import { DEMO_CLIENT, installPacked, latestReport, runProgram, verdictOf, writeVendorProfile, type Installed, type Outcome } from '../support/package.js';
 
 /** Generous: a full run on a loaded 2-core machine. Only a limit, never a speed assertion. */
 const RUN_LIMIT_MS = 240_000;

@@ -5,11 +5,11 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaults, type Profile } from '../config/profile.js';
-import { runConformance, type RunOutcome } from '../engine/run.js';
-import { UnreachableError, reportFatal } from '../errors.js';
-import { ConsoleReporter } from '../reporters/console.js';
-import { escapeTerminal } from '../reporters/terminal.js';
+import { defaults, type Profile } from '../../src/config/profile.js';
+import { runConformance, type RunOutcome } from '../../src/engine/run.js';
+import { UnreachableError, reportFatal } from '../../src/errors.js';
+import { ConsoleReporter } from '../../src/reporters/console.js';
+import { escapeTerminal } from '../../src/core/terminal.js';
 
 const TRICKS = '\u001b[2J\u001b[H\u001b]0;pwned\u0007\u001b]8;;http://127.0.0.2/\u001b\\click\u001b]8;;\u001b\\\u0007\u009b31m\u202eevil\u007f\r';
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;

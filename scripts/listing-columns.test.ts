@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listingColumns, packageRoot, resourceInfo } from './index.js';
+import { packageRoot, resourceInfo } from '../src/spec/index.js';
+import { listingColumns } from './listing-columns.js';
 
 describe('spec: listing columns (x-rdx-columns)', () => {
   const resources = ['job-offer', 'job-offer-attribute', 'application-step', 'jobboard-activity', 'jobboard-job-offer', 'user'];

@@ -1,8 +1,8 @@
 // Examples of the checks: for each check, exchanges it passes and exchanges it fails, as data. A test runs every
 // check on its examples alone (no target, no engine), and docs/checks.md is generated from them.
-import { operation as operationOf } from '../../spec/index.js';
-import type { Exchange } from '../../core/results.js';
-import type { CheckContext } from '../registry.js';
+import { operation as operationOf } from '../../src/spec/index.js';
+import type { Exchange } from '../../src/core/results.js';
+import type { CheckContext } from '../../src/checks/registry.js';
 
 /** What the target answered. */
 export interface Answer {

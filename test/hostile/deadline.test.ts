@@ -9,14 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaults, type Profile } from '../config/profile.js';
-import { planCases } from '../engine/plan.js';
-import type { CaseResult } from '../core/results.js';
-import { runConformance, type RunReport } from '../engine/run.js';
-import { loadSuites } from '../engine/suite.js';
-import { duration } from '../cli/commands/run.js';
+import { defaults, type Profile } from '../../src/config/profile.js';
+import { planCases } from '../../src/engine/plan.js';
+import type { CaseResult } from '../../src/core/results.js';
+import { runConformance, type RunReport } from '../../src/engine/run.js';
+import { loadSuites } from '../../src/engine/suite.js';
+import { duration } from '../../src/cli/commands/run.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SECRET = 'deadline-secret-2c9e71';
 const SLOW_MS = 1_000;
 /** Read-only and write cases alike, dozens of requests: a minute or more against this target if nothing stopped it. */

@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { planCases } from '../engine/plan.js';
-import { LIST_ENCODINGS } from '../engine/runner.js';
-import { loadSuites } from '../engine/suite.js';
+import { planCases } from '../../src/engine/plan.js';
+import { LIST_ENCODINGS } from '../../src/engine/runner.js';
+import { loadSuites } from '../../src/engine/suite.js';
 import { startHostile, type HostileKind } from './servers.js';
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SECRET = 'full-run-secret-5d81e2b7';
 /** A full default run keeps well under 64 MiB; without the run's memory bounds these targets need GiBs. */
 const HEAP_MB = 384;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../../src/spec/index.js';
 
 interface Measure { covered: number; total: number }
 type FileSummary = Record<'lines' | 'statements' | 'branches' | 'functions', Measure>;
