@@ -1,0 +1,130 @@
+// What one case owns while it runs (its result, its variables, the values it could not capture, its controls), and
+// the one place a case result is built. Nothing here is shared between cases: the run-wide services are RunServices.
+import type { Judgement } from '../checks/index.js';
+import { clause as clauseOf } from '../spec/index.js';
+import type { Profile } from '../config/profile.js';
+import type { HttpClient } from '../http/client.js';
+import type { TokenProvider } from '../http/auth.js';
+import type { Secrets } from '../http/redact.js';
+import type { Operation } from '../spec/index.js';
+import type { CaseDef, StepDef } from './suite.js';
+import { TemplateError, resolve, type GenerationContext, type Vars } from './template.js';
+import type { Assertion, CaseResult, Exchange, Unlock, Verdict } from '../core/results.js';
+import type { IdSourceSet } from './id-sources.js';
+import type { ThrottledAnswers } from './throttled.js';
+import type { ResidueLedger } from './residue.js';
+import type { ReportBudget } from './report-budget.js';
+
+export interface RunnerDeps {
+  profile: Profile;
+  baseUrl: string;
+  http: HttpClient;
+  tokens: TokenProvider;
+  /** Gets a token that has expired, or says why none can be had. */
+  expiredToken: () => Promise<string | { unavailable: string }>;
+  secrets: Secrets;
+  gen: GenerationContext;
+  /** The run's client credentials, for token cases (${credentials.clientId}); redacted from everything recorded. */
+  credentials: { clientId: string; clientSecret: string };
+  /** Where the {id} of a created record is learned when no answer shows it, per resource the profile names (idSources). */
+  ids?: IdSourceSet;
+}
+
+/**
+ * What every case of a run shares: the run's configuration and clients (the token cache lives in `tokens`, the
+ * client-side rate budget in `http`), the residue ledger, the report's memory budget, the throttled answers judged
+ * so far, and the results of the cases already run (the prerequisites of the next).
+ */
+export interface RunServices extends RunnerDeps {
+  results: Map<string, CaseResult>;
+  ledger: ResidueLedger;
+  budget: ReportBudget;
+  throttled: ThrottledAnswers;
+}
+
+/** Values a step could not capture, by variable name: why, and what would unlock the cases that need them. */
+export type Missing = Map<string, { why: string; unlock?: Unlock }>;
+
+/** Ends a case early with a verdict other than its assertions' (skip or error); a skip says what would unlock it. */
+export class Stop extends Error {
+  constructor(readonly verdict: 'skip' | 'error', readonly reason: string, readonly unlock?: Unlock) {
+    super(reason);
+  }
+}
+
+/** A probe that was refused, waiting for its control to be sent at the end of the case. */
+export interface PendingControl {
+  step: StepDef;
+  op: Operation | undefined;
+  /** The body the probe sent, as resolved (a control sends the same values). */
+  body: unknown;
+}
+
+/** A judgement with the check that made it and the index of the exchange it judged. */
+export type Judged = Judgement & { check: string; exchange: number };
+
+/** The result of a case, before anything is judged: the one place a CaseResult is made. */
+export function caseResult(c: CaseDef, verdict: Verdict, reason?: string): CaseResult {
+  return {
+    id: c.id, title: c.title, level: c.level, clauses: c.clauses, endpoints: c.endpoints, tags: c.tags, tier: c.tier,
+    file: `${c.file}:${c.line}`, verdict, ...(reason !== undefined ? { reason } : {}),
+    assertions: [], observations: [], exchanges: [], durationMs: 0,
+  };
+}
+
+/** The result of a case the run did not get to. */
+export function unrunCase(c: CaseDef, reason: string): CaseResult {
+  return caseResult(c, 'skip', `not run (${reason})`);
+}
+
+/** An assertion of the report, its level read from the clause. */
+export function assertion(j: Judged): Assertion {
+  return { clause: j.clause, level: clauseOf(j.clause).level, passed: j.passed, message: j.message, check: j.check, exchange: j.exchange };
+}
+
+/** One case under way: its definition, its result so far, and the state its steps pass on to one another. */
+export class CaseRun {
+  readonly result: CaseResult;
+  readonly vars: Vars;
+  /** Values a step could not capture; a later template that needs one skips the case, saying why. */
+  readonly missing: Missing = new Map();
+  /** Refused probes whose controls are sent once every step has run. */
+  readonly controls: PendingControl[] = [];
+  /** Endpoints whose failing throttled answer this case reports (unreported again if the case goes unjudged). */
+  readonly throttledFailures = new Set<string>();
+  /** How many of the case's exchanges the report budget has masked and kept so far. */
+  stored = 0;
+
+  constructor(readonly c: CaseDef, readonly services: RunServices) {
+    this.result = caseResult(c, 'pass');
+    const { gen, credentials, profile } = services;
+    this.vars = {
+      run: { tag: gen.runTag }, credentials, declared: profile.declared,
+      fixtures: { atsJobOfferIds: profile.fixtures.atsJobOfferIds ?? [] },
+    };
+  }
+
+  /** Resolves a template: a value a step could not capture skips the case, any other template problem is a suite error. */
+  resolve(value: unknown, vars: Vars = this.vars): unknown {
+    try {
+      return resolve(value, vars, this.services.gen);
+    } catch (error) {
+      if (error instanceof TemplateError) {
+        const gone = [...this.missing].find(([k]) => error.message.includes(`\${${k}`))?.[1];
+        if (gone) throw new Stop('skip', gone.why, gone.unlock ?? { unlock: 'an answer that gives it', how: `${gone.why}; the spec leaves this open, so nothing in the profile unlocks it` });
+        throw new Stop('error', `suite error: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  /** Adds judged assertions to the result. */
+  assert(judgements: Judged[]): void {
+    for (const j of judgements) this.result.assertions.push(assertion(j));
+  }
+
+  /** The index of an exchange in the case's result. */
+  indexOf(ex: Exchange): number {
+    return this.result.exchanges.indexOf(ex);
+  }
+}

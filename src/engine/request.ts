@@ -1,0 +1,109 @@
+// Building a step's request from its definition and the case's variables, and sending it: the run's token, a retry
+// on a revoked token, and the throttled answers met on the way, recorded in the case.
+import type { Operation } from '../spec/index.js';
+import type { OutgoingRequest } from '../http/client.js';
+import type { Exchange, Unlock } from '../core/results.js';
+import type { StepDef } from './suite.js';
+import { Stop, assertion, type CaseRun, type RunServices } from './case-run.js';
+
+/** How a list of values is written in a query (interpretation REFERENCE_LIST_ENCODING; the first is OpenAPI's default). */
+export const LIST_ENCODINGS = ['repeat', 'brackets', 'comma', 'json'] as const;
+export type ListEncoding = (typeof LIST_ENCODINGS)[number];
+export const isListEncoding = (value: unknown): value is ListEncoding => (LIST_ENCODINGS as readonly unknown[]).includes(value);
+
+const EXPIRED_TOKEN_UNLOCK: Unlock = { unlock: 'fixtures.expiredToken', how: 'give an access token that has expired in the profile (fixtures.expiredToken, as ${env:…})' };
+
+/** The request of a step: its path filled from params, its query, its authorization, its body. */
+export async function buildRequest(run: CaseRun, step: StepDef, op: Operation | undefined, body: unknown,
+  encoding?: ListEncoding): Promise<OutgoingRequest> {
+  const { baseUrl, profile } = run.services;
+  const params = (run.resolve(step.params ?? {}) ?? {}) as Record<string, unknown>;
+  const template = op?.path ?? step.path ?? '/';
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Stop('error', `suite error: step "${step.name}" gives no value for {${name}}`);
+    return encodeURIComponent(String(params[name]));
+  });
+  const url = new URL(baseUrl.replace(/\/$/, '') + path);
+  const query = (run.resolve(step.query ?? {}) ?? {}) as Record<string, unknown>;
+  const declared = profile.declared['referenceListEncoding'];
+  const lists = encoding ?? (isListEncoding(declared) ? declared : 'repeat');
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) appendList(url.searchParams, name, value.map(String), lists);
+    else if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
+  }
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
+  if (auth === 'default') headers['authorization'] = `Bearer ${await token(run.services)}`;
+  if (auth === 'header') headers['authorization'] = String(run.resolve(step.authHeader ?? '', { ...run.vars, token: await token(run.services) }));
+  if (auth === 'query') url.searchParams.append('access_token', await token(run.services));
+  if (auth === 'expired') {
+    const expired = await run.services.expiredToken();
+    if (typeof expired !== 'string') throw new Stop('skip', expired.unavailable, EXPIRED_TOKEN_UNLOCK);
+    headers['authorization'] = `Bearer ${expired}`;
+  }
+  let text: string | undefined;
+  if (step.rawBody !== undefined) text = String(run.resolve(step.rawBody));
+  else if (body !== undefined) text = JSON.stringify(body);
+  if (text !== undefined) headers['content-type'] = step.contentType ?? 'application/json';
+  Object.assign(headers, run.resolve(step.headers ?? {}) as Record<string, string>);
+  return { method: op?.method ?? step.method ?? 'GET', url: url.toString(), headers, auth, ...(text !== undefined ? { body: text } : {}) };
+}
+
+/** The run's access token (from its cache); none is an error of the case. */
+export async function token(services: RunServices): Promise<string> {
+  try {
+    return await services.tokens.token();
+  } catch (error) {
+    throw new Stop('error', `no token: ${(error as Error).message}`);
+  }
+}
+
+/** A GET with the run's token, as a walk or a listing sends it. */
+export async function tokenGet(services: RunServices, url: string): Promise<OutgoingRequest> {
+  return { method: 'GET', url, headers: { accept: 'application/json', authorization: `Bearer ${await token(services)}` } };
+}
+
+/** Sends and records; a 401 on the run's own token is retried once with a fresh token (it may have been revoked). */
+export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name): Promise<Exchange> {
+  const { http, tokens } = run.services;
+  let ex = await http.send(label, request);
+  const usedRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'];
+  if (ex.response?.status === 401 && usedRunToken && step.operation !== 'requestToken') {
+    tokens.invalidate();
+    const retried = { ...request, headers: { ...request.headers, authorization: `Bearer ${await token(run.services)}` } };
+    ex = await http.send(label, retried);
+  }
+  recordThrottled(run);
+  run.result.exchanges.push(ex);
+  return ex;
+}
+
+/** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
+function recordThrottled(run: CaseRun): void {
+  const { result } = run;
+  for (const { endpoint, exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled())) {
+    if (judgements.some((j) => !j.passed)) run.throttledFailures.add(endpoint);
+    const index = result.exchanges.push({ ...exchange, step: `${exchange.step} (throttled, sent again)` }) - 1;
+    for (const j of judgements) result.assertions.push(assertion({ ...j, exchange: index }));
+  }
+}
+
+/** The list encodings a step's request is sent with: the declared one, else all of LIST_ENCODINGS when the step tries them. */
+export function listEncodings(run: CaseRun, step: StepDef): (ListEncoding | undefined)[] {
+  const declared = run.services.profile.declared['referenceListEncoding'];
+  if (step.listEncoding !== undefined) {
+    const chosen = String(run.resolve(step.listEncoding));
+    if (!isListEncoding(chosen)) throw new Stop('error', `suite error: step "${step.name}": listEncoding ${chosen} is none of ${LIST_ENCODINGS.join(', ')}`);
+    return [chosen];
+  }
+  if (isListEncoding(declared)) return [declared];
+  return step.tryListEncodings ? [...LIST_ENCODINGS] : [undefined];
+}
+
+/** k=a&k=b, k[]=a&k[]=b, k=a,b or k=["a","b"]; a key already written k[] is sent as written. */
+function appendList(params: URLSearchParams, name: string, values: string[], encoding: ListEncoding): void {
+  if (name.endsWith('[]') || encoding === 'repeat') for (const v of values) params.append(name, v);
+  else if (encoding === 'brackets') for (const v of values) params.append(`${name}[]`, v);
+  else if (encoding === 'comma') params.append(name, values.join(','));
+  else params.append(name, JSON.stringify(values));
+}

@@ -1,0 +1,125 @@
+// Reaching the target of a run: the bundled simulator when no base URL is given, the secrets to mask, the HTTP client
+// bound to the target's origins, and a token that has expired for the expiry case.
+import { randomBytes } from 'node:crypto';
+import { expiresInUnit, type Profile } from '../config/profile.js';
+import { UsageError } from '../errors.js';
+import { HttpClient } from '../http/client.js';
+import { tokenRequestBody } from '../http/auth.js';
+import { Secrets } from '../http/redact.js';
+import type { StartEmbeddedTarget } from '../core/embedded.js';
+import { endpointOf } from './latency.js';
+
+/** The target a run reaches, and the profile it runs with (the caller's, with what an embedded target adds). */
+export interface Target {
+  profile: Profile;
+  baseUrl: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** Closes the bundled simulator the run started, if it started one. */
+  closeSimulator?: () => Promise<void>;
+}
+
+/** The profile's target, or the bundled simulator started for the run when the profile gives no base URL. */
+export async function reachTarget(given: Profile, simulator: StartEmbeddedTarget | undefined): Promise<Target> {
+  if (given.baseUrl) return { profile: given, baseUrl: given.baseUrl, clientId: given.clientId, clientSecret: given.clientSecret };
+  // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
+  if (!simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
+  const clientId = 'rdx-embedded';
+  const clientSecret = randomBytes(18).toString('base64url');
+  const sim = await simulator({ seed: given.seed, clientId, clientSecret });
+  // The run against the bundled simulator is complete: the simulator mints a token that has already expired (so
+  // the expiry case runs without waiting an hour), names a job offer it seeded, and is thrown away after the run,
+  // so the irreversible tier runs too.
+  const expired = given.fixtures.expiredToken ? undefined : await Promise.resolve(sim.expiredToken()).catch(async (error: unknown) => {
+    await sim.close();
+    throw error;
+  });
+  const profile: Profile = {
+    ...given,
+    fixtures: {
+      ...given.fixtures,
+      ...(expired ? { expiredToken: expired } : {}),
+      ...(!given.fixtures.atsJobOfferIds?.length && sim.atsJobOfferFixtureIds ? { atsJobOfferIds: sim.atsJobOfferFixtureIds() } : {}),
+    },
+    allowIrreversible: true,
+  };
+  return { profile, baseUrl: sim.baseUrl, clientId, clientSecret, closeSimulator: () => sim.close() };
+}
+
+/** What the run masks everywhere it writes: the client secret in every form it is sent in, and what the profile read from the environment. */
+export function runSecrets(profile: Profile, clientId: string, clientSecret: string, baseUrl: string, tokenUrl: string): Secrets {
+  const secrets = new Secrets();
+  secrets.add(clientSecret);
+  // Basic credentials carry the secret in base64: a case that sends them must not leak it either.
+  secrets.add(Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64'));
+  // The form-encoded token request carries the secret encoded: masked in that form too.
+  secrets.add(new URLSearchParams({ s: clientSecret }).toString().slice(2));
+  secrets.add(encodeURIComponent(clientSecret));
+  // The target's identity is never masked, even where a token happens to equal its host.
+  for (const url of [baseUrl, tokenUrl]) secrets.protect(originOrNothing(url));
+  // What the profile took from the environment for the id source or the fixtures (a command may carry a credential).
+  for (const e of profile.envExpansions ?? []) if (e.key === 'atsJobOfferIdSource' || e.key === 'fixtures') e.values.forEach((v) => secrets.add(v));
+  return secrets;
+}
+
+/** The run's HTTP client: only to the target's origins, with the profile's limits and the run's stop. */
+export function httpClientFor(profile: Profile, baseUrl: string, tokenUrl: string, halt: AbortSignal): HttpClient {
+  return new HttpClient({
+    // Only where the user pointed the run: a link the target hands over cannot send the token anywhere else.
+    origins: originsOf(baseUrl, tokenUrl),
+    timeoutMs: profile.http.timeoutMs,
+    maxResponseBytes: profile.http.maxResponseBytes,
+    retries: profile.http.retries,
+    ...(profile.http.rateLimit !== undefined ? { rateLimit: profile.http.rateLimit } : {}),
+    throttle: { maxWaitMs: profile.http.maxWaitMs, maxTotalWaitMs: profile.http.maxTotalWaitMs },
+    endpointOf: (method, url) => {
+      const endpoint = endpointOf(method, url, baseUrl, tokenUrl);
+      return endpoint === undefined ? undefined : String(endpoint);
+    },
+    halt,
+    insecure: profile.http.insecure,
+    ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
+    ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
+  });
+}
+
+/** scheme://host:port of a URL, or '' when it does not parse. */
+function originOrNothing(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+function originsOf(...urls: string[]): string[] {
+  return urls.map((url) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+    }
+  });
+}
+
+/** A token that has expired: from the profile, or a fresh one waited out when it lives 5 s or less. */
+export async function expiredToken(profile: Profile, http: HttpClient, tokenUrl: string,
+  credentials: { clientId: string; clientSecret: string; grantType: string | null }, secrets: Secrets): Promise<string | { unavailable: string }> {
+  if (profile.fixtures.expiredToken) {
+    secrets.add(profile.fixtures.expiredToken);
+    return profile.fixtures.expiredToken;
+  }
+  const ex = await http.send('expired token', {
+    method: 'POST', url: tokenUrl, headers: { 'content-type': 'application/json' }, body: tokenRequestBody(credentials),
+  });
+  const body = ex.response?.json as { access_token?: unknown; expires_in?: unknown } | undefined;
+  if (typeof body?.access_token !== 'string' || typeof body.expires_in !== 'number') return { unavailable: 'no token to let expire' };
+  secrets.add(body.access_token);
+  const unitMs = { seconds: 1000, milliseconds: 1, minutes: 60_000 }[expiresInUnit(profile)];
+  const lifetime = body.expires_in * unitMs;
+  if (lifetime > 5000) {
+    return { unavailable: `tokens live ${body.expires_in} ${expiresInUnit(profile)}; too long to wait for one to expire (give fixtures.expiredToken in the profile)` };
+  }
+  await new Promise((r) => setTimeout(r, lifetime + 1000));
+  return body.access_token;
+}
