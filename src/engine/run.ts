@@ -18,7 +18,7 @@ import { harnessVersion } from '../version.js';
 import { IdSourceSet, idSourceKey, idSourceProblem, idSourcesOf } from './id-sources.js';
 import { exitCodeOf, summarise, type FailOn } from '../core/verdict.js';
 import { REPORT_FORMAT, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
-import { escapeTerminal } from '../reporters/terminal.js';
+import { escapeJsonForTerminal, escapeTerminal } from '../reporters/terminal.js';
 import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
 import type { BaselineOutcome } from '../core/report.js';
 import { endpointOf, latencyOf } from './latency.js';
@@ -427,6 +427,13 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
   // is left behind and reported as not run, so the stop is a hard one.
   let grace: NodeJS.Timeout | undefined;
   let giveUp = (): void => undefined;
+  // A JSON reporter on a terminal: what JSON.stringify leaves raw (C1 controls, bidi overrides) is written as \u
+  // escapes, so the terminal acts on none of it and the JSON still parses to the same value.
+  const write = process.stdout.write;
+  if (json && process.stdout.isTTY) {
+    process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (write as (...args: unknown[]) => boolean).call(process.stdout, typeof chunk === 'string' ? escapeJsonForTerminal(chunk) : chunk, ...rest)) as typeof process.stdout.write;
+  }
   const finished = await new Promise<boolean>((resolve) => {
     giveUp = (): void => {
       grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
@@ -435,6 +442,7 @@ async function runWithMocha(cases: CaseDef[], runner: Runner, options: RunOption
     if (halt.aborted) giveUp();
     else halt.addEventListener('abort', giveUp, { once: true });
   });
+  process.stdout.write = write;
   clearTimeout(grace);
   halt.removeEventListener('abort', giveUp);
   if (finished) mocha.dispose();
