@@ -6,6 +6,29 @@
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
+// What this prints comes from the report, and a report carries a target's text: it must stay text on the job page.
+// Controls and invisible reordering marks are dropped (C0, DEL, C1, zero-width and bidi characters); HTML is
+// written as entities, so `<!--` cannot hide the rest of the page nor `<img>` load anything; the Markdown that
+// makes links, images, emphasis and table cells is backslash-escaped; `@` becomes the full-width `＠`, so
+// `@everyone` mentions no one. Long text is cut: report.html has the whole of it.
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+const ENTITY = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+const flat = (value, max) => {
+  const one = String(value ?? '').replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+const cell = (value, max = 300) => flat(value, max).replace(/[<>&]/g, (ch) => ENTITY[ch]).replace(/[\\`*_~[\]|]/g, '\\$&').replace(/@/g, '＠');
+// An identifier in a code span: nothing in it is Markdown or HTML; the fence is longer than any backtick run in it.
+const code = (value, max = 120) => {
+  const one = flat(value, max).replace(/\|/g, '\\|');
+  if (!one) return '';
+  const fence = '`'.repeat(Math.max(0, ...(one.match(/`+/g) ?? []).map((m) => m.length)) + 1);
+  return `${fence}${one.startsWith('`') || one.endsWith('`') ? ` ${one} ` : one}${fence}`;
+};
+const list = (value) => (Array.isArray(value) ? value : []);
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const file = process.argv[2];
 if (!file) {
   process.stderr.write('usage: node job-summary.mjs <report.json>\n');
@@ -17,38 +40,44 @@ try {
   report = JSON.parse(readFileSync(file, 'utf8'));
 } catch (error) {
   // No report means the run stopped before judging anything (bad config, unreachable target): say so, do not crash.
-  process.stdout.write(`### RDX conformance: no report\n\n${file}: ${error.message}\n`);
+  process.stdout.write(`### RDX conformance: no report\n\n${cell(`${file}: ${error.message}`)}\n`);
   process.exit(0);
 }
 if (report?.format !== 'rdx-report/1') {
-  process.stderr.write(`${file}: format: expected "rdx-report/1", got ${JSON.stringify(report?.format)}\n`);
+  process.stderr.write(`${file}: format: expected "rdx-report/1", got ${flat(JSON.stringify(report?.format), 60)}\n`);
   process.exit(2);
 }
 
-// Markdown tables break on pipes and newlines that a target's messages may contain.
-const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 300);
 // The verdict and its counts as the report states them (summary): this script derives none of its own.
 const s = report.summary;
+if (!isObject(s) || !Array.isArray(report.cases) || !isObject(report.run) || !isObject(report.harness) || !isObject(report.spec)) {
+  process.stderr.write(`${file}: not a report of this format (summary, cases, run, harness or spec missing)\n`);
+  process.exit(2);
+}
 const WORDS = { CONFORMANT: 'CONFORMANT', INCOMPLETE: 'INCOMPLETE', KNOWN_FAILURES: 'KNOWN FAILURES', NOT_CONFORMANT: 'NOT CONFORMANT' };
+const word = Object.hasOwn(WORDS, s.verdict) ? WORDS[s.verdict] : cell(s.verdict);
+const byVerdict = isObject(s.byVerdict) ? Object.entries(s.byVerdict).map(([v, n]) => `${cell(n)} ${cell(v)}`).join(', ') : '';
 const lines = [
-  `### RDX conformance: ${WORDS[s.verdict] ?? cell(s.verdict)}`,
+  `### RDX conformance: ${word}`,
   '',
-  `${s.mustFailures} MUST failure(s), ${s.errors} error(s), ${s.shouldWarnings} SHOULD warning(s)${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}, ${s.unjudgedMust} MUST case(s) not judged, ${s.knownFailures} known failure(s) · ${Object.entries(s.byVerdict).map(([v, n]) => `${n} ${v}`).join(', ')}`,
+  `${cell(s.mustFailures)} MUST failure(s), ${cell(s.errors)} error(s), ${cell(s.shouldWarnings)} SHOULD warning(s)${s.failOn === 'should' ? ' (failing: --fail-on should)' : ''}, ${cell(s.unjudgedMust)} MUST case(s) not judged, ${cell(s.knownFailures)} known failure(s) · ${byVerdict}`,
   '',
-  `Target \`${cell(report.run.target.baseUrl)}\` · harness ${cell(report.harness.version)} · spec \`${report.spec.hash.slice(0, 12)}\` · run \`${cell(report.run.id)}\``,
+  `Target ${code(report.run.target?.baseUrl)} · harness ${cell(report.harness.version)} · spec ${code(String(report.spec.hash ?? '').slice(0, 12))} · run ${code(report.run.id)}`,
 ];
-if (s.toComplete.length) {
-  lines.push('', `**To complete this certification** (${s.unjudgedMust} MUST case(s) not judged):`, '', '| Unlock | How | Cases |', '|---|---|---|');
-  for (const t of s.toComplete) {
-    lines.push(`| \`${cell(t.unlock)}\` | ${cell(t.how)} | ${t.cases.length}: ${cell(t.cases.slice(0, 5).join(', '))}${t.cases.length > 5 ? ', …' : ''} |`);
+const toComplete = list(s.toComplete).filter(isObject);
+if (toComplete.length) {
+  lines.push('', `**To complete this certification** (${cell(s.unjudgedMust)} MUST case(s) not judged):`, '', '| Unlock | How | Cases |', '|---|---|---|');
+  for (const t of toComplete) {
+    const cases = list(t.cases);
+    lines.push(`| ${code(t.unlock)} | ${cell(t.how)} | ${cases.length}: ${cell(cases.slice(0, 5).join(', '))}${cases.length > 5 ? ', …' : ''} |`);
   }
 }
-const failing = report.cases.filter((c) => !c.baseline && ['fail', 'error', 'warn'].includes(c.verdict));
+const failing = report.cases.filter((c) => isObject(c) && !c.baseline && ['fail', 'error', 'warn'].includes(c.verdict));
 if (failing.length) {
   lines.push('', '| Verdict | Level | Case | Broken clause | Finding |', '|---|---|---|---|---|');
   for (const c of failing) {
-    const first = c.assertions.find((a) => !a.passed);
-    lines.push(`| ${c.verdict.toUpperCase()} | ${c.level} | \`${cell(c.id)}\` | ${cell(first?.clause ?? '')} | ${cell(first?.message ?? c.reason)} |`);
+    const first = list(c.assertions).find((a) => isObject(a) && !a.passed);
+    lines.push(`| ${c.verdict.toUpperCase()} | ${cell(c.level)} | ${code(c.id)} | ${cell(first?.clause ?? '')} | ${cell(first?.message ?? c.reason)} |`);
   }
 }
 lines.push('', 'Evidence for every case (request, response, curl line) is in report.html in the reports artifact.', '');

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { RunReport, RunVerdict, Summary } from '../core/report.js';
 import { exitCodeOf, VERDICT_WORDS, verdictLine } from '../core/verdict.js';
-import { reportProblem } from '../reporters/merge.js';
+import { reportProblem } from '../core/report.js';
 import { sha256Hex } from '../reporters/bundle.js';
 import { tarUnpack } from '../reporters/tar.js';
 import type { ReportDiff } from '../reporters/diff.js';

@@ -78,13 +78,16 @@ export function verdictLine(s: Summary): string {
  */
 export function summarise(cases: CaseResult[], options: { failOn?: FailOn; notRun?: NotRun[] } = {}): Summary {
   const failOn = options.failOn ?? 'must';
-  const byVerdict: Record<string, number> = {};
-  const byLevel: Record<string, Record<string, number>> = {};
+  // Counted in Maps: a level or verdict is a string a report file may have crafted ("__proto__"), never a key of a
+  // plain object that is written to.
+  const byVerdict = new Map<string, number>();
+  const byLevel = new Map<string, Map<string, number>>();
   for (const c of cases) {
     const verdict = c.baseline ? 'known-failure' : c.verdict;
-    byVerdict[verdict] = (byVerdict[verdict] ?? 0) + 1;
-    byLevel[c.level] ??= {};
-    (byLevel[c.level] as Record<string, number>)[verdict] = ((byLevel[c.level] as Record<string, number>)[verdict] ?? 0) + 1;
+    byVerdict.set(verdict, (byVerdict.get(verdict) ?? 0) + 1);
+    const level = byLevel.get(c.level) ?? new Map<string, number>();
+    level.set(verdict, (level.get(verdict) ?? 0) + 1);
+    byLevel.set(c.level, level);
   }
   const mustFailures = cases.filter((c) => c.verdict === 'fail' && !c.baseline).length;
   const errors = cases.filter((c) => c.verdict === 'error' && !c.baseline).length;
@@ -102,7 +105,11 @@ export function summarise(cases: CaseResult[], options: { failOn?: FailOn; notRu
   const inputs = { mustFailures, errors, shouldWarnings, knownFailures, unjudgedMust: unjudged.length, failOn };
   const verdict = decideVerdict(inputs);
   return {
-    total: cases.length, byVerdict, byLevel, ...inputs, verdict, conformant: verdict === 'CONFORMANT', toComplete: toCompleteList(unjudged),
+    total: cases.length,
+    // Object.fromEntries defines own properties: "__proto__" stays a key like any other.
+    byVerdict: Object.fromEntries(byVerdict),
+    byLevel: Object.fromEntries([...byLevel].map(([level, counts]) => [level, Object.fromEntries(counts)])),
+    ...inputs, verdict, conformant: verdict === 'CONFORMANT', toComplete: toCompleteList(unjudged),
   };
 }
 

@@ -2,7 +2,7 @@
 // users expect. The verdict is the runner's; mocha only shows it.
 import Mocha from 'mocha';
 import { verdictOf, type CaseResult } from '../core/results.js';
-import { escapeTerminal } from '../core/terminal.js';
+import { escapeJsonForTerminal, escapeTerminal } from '../core/terminal.js';
 import type { CaseDef } from './suite.js';
 import type { Runner } from './runner.js';
 import { caseResult, unrunCase } from './case-run.js';
@@ -48,6 +48,13 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
   const { halt } = run;
   let grace: NodeJS.Timeout | undefined;
   let giveUp = (): void => undefined;
+  // A JSON reporter on a terminal: what JSON.stringify leaves raw (C1 controls, bidi overrides) is written as \u
+  // escapes, so the terminal acts on none of it and the JSON still parses to the same value.
+  const write = process.stdout.write;
+  if (json && process.stdout.isTTY) {
+    process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+      (write as (...args: unknown[]) => boolean).call(process.stdout, typeof chunk === 'string' ? escapeJsonForTerminal(chunk) : chunk, ...rest)) as typeof process.stdout.write;
+  }
   const finished = await new Promise<boolean>((resolve) => {
     giveUp = (): void => {
       grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
@@ -56,6 +63,7 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
     if (halt.aborted) giveUp();
     else halt.addEventListener('abort', giveUp, { once: true });
   });
+  process.stdout.write = write;
   clearTimeout(grace);
   halt.removeEventListener('abort', giveUp);
   if (finished) mocha.dispose();

@@ -3,6 +3,7 @@
 // with textLength, so the text fits whatever font the viewer has.
 import type { RunReport, RunVerdict } from '../core/report.js';
 import { VERDICT_WORDS } from '../core/verdict.js';
+import { escapeXml } from './xml.js';
 
 export const BADGE_COLOURS: Record<RunVerdict, string> = {
   CONFORMANT: '#4c1',
@@ -25,8 +26,7 @@ export function textWidth(text: string): number {
   return [...text].reduce((sum, ch) => sum + (WIDTH[ch] ?? 7), 0);
 }
 
-const xml = (text: string): string =>
-  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch] as string);
+const xml = escapeXml;
 
 /** A flat badge: label on grey, message on colour, a title for screen readers and hover. */
 export function flatBadge(label: string, message: string, colour: string, title = `${label}: ${message}`): string {

@@ -5,15 +5,24 @@
 // (manifest.sig, rdx run --sign-key) checked with the publisher's public key (rdx verify --public-key).
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { RunReport as Report, RunVerdict, Signer } from '../core/report.js';
+import { closeSync, openSync, readSync, statSync, readFileSync } from 'node:fs';
+import { parseReport, RUN_VERDICTS, type RunReport as Report, type RunVerdict, type Signer } from '../core/report.js';
 import { UsageError } from '../errors.js';
 import { tarPack, tarUnpack, TarError, type TarEntry } from './tar.js';
 
 export const MANIFEST = 'manifest.json';
 /** The Ed25519 signature of manifest.json's bytes, base64, when the bundle is signed. */
 export const SIGNATURE = 'manifest.sig';
-/** Far above any real bundle; stops a gzip bomb from taking the machine's memory. */
-const MAX_UNPACKED_BYTES = 1024 * 1024 * 1024;
+/**
+ * Bounds on a bundle, far above any real one (five files, a few MiB): a crafted one is refused before it can take
+ * the machine's memory or time. A gzip bomb stops at MAX_UNPACKED_BYTES, an archive of many entries at
+ * MAX_BUNDLE_ENTRIES, a manifest.json past MAX_MANIFEST_BYTES is not parsed; report.json has the bounds of
+ * parseReport (src/core/report.ts).
+ */
+export const MAX_BUNDLE_BYTES = 128 * 2 ** 20;
+export const MAX_UNPACKED_BYTES = 256 * 2 ** 20;
+export const MAX_BUNDLE_ENTRIES = 64;
+export const MAX_MANIFEST_BYTES = 2 ** 20;
 
 export interface Manifest {
   format: 'rdx-bundle/1';
@@ -126,20 +135,55 @@ export interface Anchors {
 /** The words rdx verify and rdx badge print when neither a pinned hash nor a public key was given. */
 export const INTEGRITY_ONLY = 'integrity only: the bundle agrees with itself; pin its manifest hash or check its signature to know it is the one that was published';
 
-/** Recomputes every hash of a bundle in memory, and checks it against the anchors given; nothing is written to disk. */
+/** A bundle's bytes, refused unread past MAX_BUNDLE_BYTES; problems name the file (exit 2). */
+export function readBundleFile(file: string): Buffer {
+  try {
+    const size = statSync(file).size;
+    if (size > MAX_BUNDLE_BYTES) throw new UsageError(`${file}: ${size} bytes, more than a bundle can be (${MAX_BUNDLE_BYTES / 2 ** 20} MiB); not read`);
+    return readFileSync(file);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file}: cannot read the bundle (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** Whether the file starts as gzip does (a bundle), read from its first two bytes only. */
+export function isGzipFile(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Recomputes every hash of a bundle in memory, and checks it against the anchors given; nothing is written to disk.
+ * Every check is linear in the entries (looked up by name in a Map), and the entries are bounded (MAX_BUNDLE_ENTRIES).
+ */
 export function verifyBundle(archive: Buffer, anchors: Anchors = {}): Verification {
   let entries: TarEntry[];
   try {
-    entries = tarUnpack(gunzipSync(archive, { maxOutputLength: MAX_UNPACKED_BYTES }));
+    entries = tarUnpack(gunzipSync(archive, { maxOutputLength: MAX_UNPACKED_BYTES }), MAX_BUNDLE_ENTRIES);
   } catch (error) {
-    const why = error instanceof TarError ? error.message : `not a gzip file (${(error as Error).message})`;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = error instanceof TarError ? error.message
+      : code === 'ERR_BUFFER_TOO_LARGE' ? `unpacks to more than ${MAX_UNPACKED_BYTES / 2 ** 20} MiB, far more than a bundle holds; not read`
+        : `not a gzip file (${(error as Error).message})`;
     return { status: 'malformed', problem: why };
   }
-  const names = entries.map((e) => e.name);
-  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
-  if (duplicate) return { status: 'malformed', problem: `${duplicate} appears twice in the archive` };
-  const manifestEntry = entries.find((e) => e.name === MANIFEST);
+  const byName = new Map<string, TarEntry>();
+  for (const e of entries) {
+    if (byName.has(e.name)) return { status: 'malformed', problem: `${e.name} appears twice in the archive` };
+    byName.set(e.name, e);
+  }
+  const manifestEntry = byName.get(MANIFEST);
   if (!manifestEntry) return { status: 'malformed', problem: `no ${MANIFEST} in the archive` };
+  if (manifestEntry.data.length > MAX_MANIFEST_BYTES) return { status: 'malformed', problem: `${MANIFEST}: ${manifestEntry.data.length} bytes, more than a manifest can be (${MAX_MANIFEST_BYTES / 2 ** 20} MiB); not read` };
   let manifest: Manifest;
   try {
     manifest = JSON.parse(manifestEntry.data.toString('utf8')) as Manifest;
@@ -153,30 +197,33 @@ export function verifyBundle(archive: Buffer, anchors: Anchors = {}): Verificati
   const problems: string[] = [];
   const listed = new Set(manifest.files.map((f) => f.name));
   for (const f of manifest.files) {
-    const entry = entries.find((e) => e.name === f.name);
+    const entry = byName.get(f.name);
     if (!entry) problems.push(`${f.name}: listed in the manifest but missing from the bundle`);
     else if (sha256Hex(entry.data) !== f.sha256) problems.push(`${f.name}: SHA-256 is ${sha256Hex(entry.data)}, the manifest says ${f.sha256}`);
   }
   for (const e of entries) if (e.name !== MANIFEST && e.name !== SIGNATURE && !listed.has(e.name)) problems.push(`${e.name}: in the bundle but not in the manifest`);
   const pinned = anchors.manifestSha256?.trim().toLowerCase();
   if (pinned !== undefined && pinned !== manifestSha256) problems.push(`manifest.json: SHA-256 is ${manifestSha256}, expected ${pinned}`);
-  if (anchors.publicKey) problems.push(...signatureProblems(manifest, manifestEntry.data, entries.find((e) => e.name === SIGNATURE)?.data, anchors.publicKey));
-  const report = entries.find((e) => e.name === 'report.json');
+  if (anchors.publicKey) problems.push(...signatureProblems(manifest, manifestEntry.data, byName.get(SIGNATURE)?.data, anchors.publicKey));
+  const report = byName.get('report.json');
   let parsed: Report | undefined;
   if (report && problems.length === 0) {
-    // The hashes hold; the manifest's summary must also describe the report it vouches for.
+    // The hashes hold; the report must be one (checked as every report read from disk, src/core/report.ts), and the
+    // manifest's summary must describe the report it vouches for.
     try {
-      const r = JSON.parse(report.data.toString('utf8')) as Partial<Report>;
-      parsed = r as Report;
-      if (r.spec?.hash !== manifest.spec.hash) problems.push(`report.json: spec hash ${String(r.spec?.hash)} differs from the manifest's ${manifest.spec.hash}`);
-      if (r.harness?.version !== manifest.harness.version) problems.push(`report.json: harness ${String(r.harness?.version)} differs from the manifest's ${manifest.harness.version}`);
+      parsed = parseReport(report.data, 'report.json');
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+    const r = parsed;
+    if (r) {
+      if (r.spec.hash !== manifest.spec.hash) problems.push(`report.json: spec hash ${r.spec.hash} differs from the manifest's ${manifest.spec.hash}`);
+      if (r.harness.version !== manifest.harness.version) problems.push(`report.json: harness ${r.harness.version} differs from the manifest's ${manifest.harness.version}`);
       // A manifest cannot vouch for a better verdict than the report it lists.
-      if (r.summary?.verdict !== manifest.run.verdict) problems.push(`report.json: verdict ${String(r.summary?.verdict)} differs from the manifest's ${manifest.run.verdict}`);
-      if (r.summary && manifest.run.conformant !== r.summary.conformant) problems.push(`report.json: conformant ${String(r.summary.conformant)} differs from the manifest's ${String(manifest.run.conformant)}`);
-      if (r.summary && manifest.run.unjudgedMust !== r.summary.unjudgedMust) problems.push(`report.json: ${String(r.summary.unjudgedMust)} MUST case(s) not judged, the manifest says ${String(manifest.run.unjudgedMust)}`);
-      if ((r.run?.signer?.fingerprint ?? null) !== (manifest.signer?.fingerprint ?? null)) problems.push(`report.json: signer ${r.run?.signer?.fingerprint ?? 'none'} differs from the manifest's ${manifest.signer?.fingerprint ?? 'none'}`);
-    } catch {
-      problems.push('report.json: not JSON');
+      if (r.summary.verdict !== manifest.run.verdict) problems.push(`report.json: verdict ${r.summary.verdict} differs from the manifest's ${manifest.run.verdict}`);
+      if (manifest.run.conformant !== r.summary.conformant) problems.push(`report.json: conformant ${String(r.summary.conformant)} differs from the manifest's ${String(manifest.run.conformant)}`);
+      if (manifest.run.unjudgedMust !== r.summary.unjudgedMust) problems.push(`report.json: ${r.summary.unjudgedMust} MUST case(s) not judged, the manifest says ${manifest.run.unjudgedMust}`);
+      if ((r.run.signer?.fingerprint ?? null) !== (manifest.signer?.fingerprint ?? null)) problems.push(`report.json: signer ${r.run.signer?.fingerprint ?? 'none'} differs from the manifest's ${manifest.signer?.fingerprint ?? 'none'}`);
     }
   }
   if (problems.length) return { status: 'mismatch', manifest, manifestSha256, problems };
@@ -209,8 +256,11 @@ function manifestProblem(m: unknown): string | undefined {
   if (!obj(m['spec']) || typeof m['spec']['hash'] !== 'string') return 'spec.hash: missing';
   if (typeof m['createdAt'] !== 'string') return 'createdAt: missing';
   if (!Array.isArray(m['files'])) return 'files: expected a list';
-  if (!obj(m['run']) || typeof m['run']['verdict'] !== 'string' || typeof m['run']['unjudgedMust'] !== 'number') return 'run.verdict, run.unjudgedMust: missing';
+  if (!obj(m['run']) || typeof m['run']['id'] !== 'string' || typeof m['run']['conformant'] !== 'boolean') return 'run.id, run.conformant: missing';
+  if (!RUN_VERDICTS.includes(m['run']['verdict'] as RunVerdict)) return `run.verdict: expected one of ${RUN_VERDICTS.join(', ')}`;
+  if (!Number.isInteger(m['run']['unjudgedMust']) || (m['run']['unjudgedMust'] as number) < 0) return 'run.unjudgedMust: expected a whole number';
   if (m['signer'] !== undefined && (!obj(m['signer']) || typeof m['signer']['fingerprint'] !== 'string')) return 'signer.fingerprint: missing';
+  if ((m['files'] as unknown[]).length > MAX_BUNDLE_ENTRIES) return `files: ${(m['files'] as unknown[]).length} entries, more than a bundle holds (${MAX_BUNDLE_ENTRIES})`;
   for (const [i, f] of (m['files'] as unknown[]).entries()) {
     if (!obj(f) || typeof f['name'] !== 'string') return `files[${i}].name: missing`;
     if (typeof f['sha256'] !== 'string' || !/^[0-9a-f]{64}$/.test(f['sha256'])) return `files[${i}].sha256: expected 64 hex digits`;

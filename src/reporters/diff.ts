@@ -2,16 +2,12 @@
 // deployment shows "what broke since the last green run" instead of two full reports. Case by case (newly failing,
 // newly passing, newly unjudged or gone), clause by clause, open point by open point, and the target's latency.
 // Each run's verdict is read from its report (summary.verdict), never derived here.
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../core/results.js';
-import type { EndpointLatency, FailOn, Latency, RunReport as Report, RunVerdict } from '../core/report.js';
+import { readReportFile, type EndpointLatency, type FailOn, type Latency, type RunReport as Report, type RunVerdict } from '../core/report.js';
 import { VERDICT_WORDS } from '../core/verdict.js';
 import { operations } from '../spec/index.js';
-import { verifyBundle } from './bundle.js';
-import { reportProblem } from './merge.js';
-import { tarUnpack } from './tar.js';
+import { isGzipFile, readBundleFile, verifyBundle } from './bundle.js';
 
 /** A p95 at least this many times the old one, and this many ms more, is worth a line (one run is noisy). */
 export const SLOWER_RATIO = 2;
@@ -104,34 +100,17 @@ const PROBLEM = new Set(['fail', 'error', 'warn']);
 const MUST_PROBLEM = new Set(['fail', 'error']);
 const shown = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 
-/** Reads a report.json, or the report.json of a bundle whose every hash holds. Problems name the file. */
+/**
+ * Reads a report.json, or the report.json of a bundle whose every hash holds; either is checked as every report read
+ * from disk is (src/core/report.ts). Problems name the file.
+ */
 export function readRun(file: string): Report {
-  let data: Buffer;
-  try {
-    data = readFileSync(file);
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let text: string;
-  if (data[0] === 0x1f && data[1] === 0x8b) {
-    const checked = verifyBundle(data);
-    if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`);
-    if (checked.status === 'mismatch') throw new UsageError(`${file}: the bundle does not match its manifest (${checked.problems.join('; ')}); rdx verify ${file} says more`);
-    const entry = tarUnpack(gunzipSync(data)).find((e) => e.name === 'report.json');
-    if (!entry) throw new UsageError(`${file}: the bundle has no report.json`);
-    text = entry.data.toString('utf8');
-  } else {
-    text = data.toString('utf8');
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${file}: not JSON and not a bundle (${(error as Error).message})`);
-  }
-  const problem = reportProblem(doc);
-  if (problem) throw new UsageError(`${file}: ${problem}`);
-  return doc as Report;
+  if (!isGzipFile(file)) return readReportFile(file);
+  const checked = verifyBundle(readBundleFile(file));
+  if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`);
+  if (checked.status === 'mismatch') throw new UsageError(`${file}: the bundle does not match its manifest (${checked.problems.join('; ')}); rdx verify ${file} says more`);
+  if (!checked.report) throw new UsageError(`${file}: the bundle has no report.json`);
+  return checked.report;
 }
 
 function ref(file: string, r: Report): RunRef {
@@ -297,6 +276,8 @@ const CHANGE_LISTS = [
 ] as const;
 
 const CLAUSE_WORDS: Record<ClauseState, string> = { broken: 'broken (MUST)', warned: 'broken (SHOULD)', known: 'known failure', held: 'held', unjudged: 'not judged' };
+// eslint-disable-next-line no-control-regex -- what a job page must not receive from a report
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 const ms = (n: number | undefined): string => (n === undefined ? '–' : `${n} ms`);
 const verdictWord = (v: string | null): string => (v === null ? 'absent' : v.toUpperCase());
 
@@ -348,7 +329,9 @@ export function regressionWords(d: ReportDiff): string {
 
 /** Markdown for a pull-request comment or a job summary. Target text is put in code spans that cannot break out. */
 export function diffMarkdown(d: ReportDiff): string {
-  const cell = (text: string): string => text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '\\|').replace(/[<>&]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[ch] as string).slice(0, 300);
+  // Controls and invisible marks dropped, `@` made full-width (no mention), pipes and HTML escaped.
+  const cell = (text: string): string => String(text).replace(INVISIBLE, ' ').replace(/\s+/g, ' ').slice(0, 300).replace(/\|/g, '\\|')
+    .replace(/[<>&]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[ch] as string).replace(/@/g, '\uff20');
   const code = (text: string): string => {
     // A code span fenced by more backticks than it contains; HTML-escaped so a table cell stays a cell.
     const flat = cell(text);
@@ -359,7 +342,7 @@ export function diffMarkdown(d: ReportDiff): string {
   const headline = d.regressions ? `${d.regressions} regression${d.regressions === 1 ? '' : 's'}` : 'no regression';
   const why = d.regressions ? [`Regressions: ${regressionWords(d)}`, ''] : [];
   out.push(`### RDX conformance diff: ${VERDICT_WORDS[d.old.verdict]} → ${VERDICT_WORDS[d.new.verdict]} (${headline})`, '');
-  out.push(`Old run \`${d.old.runId}\` (harness ${cell(d.old.harness)}, spec \`${d.old.specHash.slice(0, 12)}\`) → new run \`${d.new.runId}\` (harness ${cell(d.new.harness)}, spec \`${d.new.specHash.slice(0, 12)}\`)`, '');
+  out.push(`Old run ${code(d.old.runId)} (harness ${cell(d.old.harness)}, spec ${code(d.old.specHash.slice(0, 12))}) → new run ${code(d.new.runId)} (harness ${cell(d.new.harness)}, spec ${code(d.new.specHash.slice(0, 12))})`, '');
   for (const n of d.notes) out.push(`> **Note:** ${cell(n)}`, '');
   out.push(...why);
   const counts = CHANGE_LISTS.map(([key, title]) => `${title.toLowerCase()}: ${d[key].length}`).join(' · ');
@@ -368,7 +351,7 @@ export function diffMarkdown(d: ReportDiff): string {
     const list = d[key];
     if (!list.length) continue;
     out.push(`#### ${title} (${list.length})`, '', '| Case | Level | Was | Now | Clauses | Finding |', '|---|---|---|---|---|---|');
-    for (const c of list) out.push(`| ${code(c.id)} | ${c.level} | ${verdictWord(c.old)} | ${verdictWord(c.new)} | ${cell(c.clauses.join(', '))} | ${c.finding ? code(c.finding) : ''} |`);
+    for (const c of list) out.push(`| ${code(c.id)} | ${cell(c.level)} | ${verdictWord(c.old)} | ${verdictWord(c.new)} | ${cell(c.clauses.join(', '))} | ${c.finding ? code(c.finding) : ''} |`);
     out.push('');
   }
   if (d.clauses.length) {

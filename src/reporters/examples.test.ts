@@ -2,15 +2,23 @@
 // harness it drives: the flags exist, the secrets go through the environment, the paths are where reports land.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { packageRoot } from '../spec/index.js';
 import { writeReports } from './files.js';
 import { ruleBreakingReport } from './rule-breaker.test.js';
+import { minimalCase, minimalReport } from '../core/report.test.js';
+import { summarise } from '../core/verdict.js';
 
 interface Step { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown> }
+
+/** The code spans of a Markdown text: a run of backticks up to the next run of the same length (CommonMark 6.1). */
+function codeSpans(md: string): string[] {
+  return [...md.matchAll(/(?<!\\|`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)].map((m) => m[2] as string);
+}
+const outsideCodeSpans = (md: string): string => md.replace(/(?<!\\|`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, '');
 
 describe('examples/', function () {
   this.timeout(30_000);
@@ -56,5 +64,30 @@ describe('examples/', function () {
     const missing = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), '/nonexistent/report.json'], { encoding: 'utf8' });
     expect(missing.status).to.equal(0);
     expect(missing.stdout).to.match(/^### RDX conformance: no report/);
+  });
+
+  it('job-summary.mjs keeps a target\'s text text: no HTML comment, image, link, mention, control byte or broken cell', () => {
+    // What a target (or whoever wrote the report) may put into a finding, a case id, a level and the verdict counts.
+    const hostile = 'a <!-- hide the rest --> <img src=x onerror=alert(1)> ![x](http://127.0.0.2/p.png) [click](http://127.0.0.2/) @everyone **bold** `tick` | cell \x1b[2J\x07\x9b31m\u202eevil\u200b\r\nnext';
+    const c = minimalCase({ id: `case.${hostile}`, level: 'MUST', verdict: 'fail', assertions: [{ clause: `X.${hostile}`, level: 'MUST', passed: false, message: hostile, check: 'c' }] });
+    const report = { ...minimalReport([c]), summary: { ...summarise([c]), byVerdict: { [hostile]: 1 }, mustFailures: hostile as unknown as number } };
+    report.run.target.baseUrl = `http://127.0.0.1:1/${hostile}`;
+    const file = join(mkdtempSync(join(tmpdir(), 'rdx-summary-hostile-')), 'report.json');
+    writeFileSync(file, JSON.stringify(report));
+    const r = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), file], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    const out = r.stdout;
+    // eslint-disable-next-line no-control-regex
+    expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.exec(out)?.[0], 'a control character').to.equal(undefined);
+    // Code spans show their text literally (CommonMark 6.1): what matters is the Markdown outside them.
+    const prose = outsideCodeSpans(out);
+    expect(prose).to.not.include('<!--').and.not.include('<img').and.not.match(/!?\[[^\]\\]*\]\(/).and.not.include('@everyone').and.not.include('**bold**');
+    for (const span of codeSpans(out)) expect(span).to.not.include('\n');
+    expect(out).to.include('&lt;!-- hide the rest --&gt;').and.include('＠everyone').and.include('\\*\\*bold\\*\\*');
+    // Each row of the failures table has its six cell borders: an escaped pipe does not end a cell.
+    const row = out.split('\n').find((l) => l.startsWith('| FAIL |')) ?? '';
+    expect(row.replace(/\\\|/g, '').split('|')).to.have.length(7);
+    expect(out.split('\n').filter((l) => l.includes('hide the rest'))).to.have.length.above(0);
+    expect(out).to.not.match(/^next/m);
   });
 });

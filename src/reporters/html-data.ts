@@ -83,7 +83,8 @@ export function pageAssertion(a: Assertion, title: string): PageAssertion {
 
 export function pageData(cases: CaseResult[], residue: ResidueEntry[], clauseTitle: (id: string) => string,
   anchor: (id: string) => string): PageData {
-  const data: PageData = { exchanges: {}, assertions: {}, residue: [] };
+  // Keyed by case id, which a report file may have crafted ("__proto__"): objects without a prototype.
+  const data: PageData = { exchanges: Object.create(null) as PageData['exchanges'], assertions: Object.create(null) as PageData['assertions'], residue: [] };
   for (const c of cases) {
     if (c.exchanges.length) data.exchanges[c.id] = c.exchanges.map(pageExchange);
     if (c.assertions.length) data.assertions[c.id] = c.assertions.map((a) => pageAssertion(a, clauseTitle(a.clause)));

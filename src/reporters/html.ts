@@ -44,7 +44,8 @@ const worst = (vs: string[]): string => vs.reduce((a, b) => (rank(b) > rank(a) ?
 const badge = (v: string): string => `<span class="badge v-${esc(v)}" title="${esc(MEANING[v] ?? v)}">${esc(LABEL[v] ?? v)}</span>`;
 const anchor = (prefix: string, id: string): string => `${prefix}-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+// n is escaped too: a count may come from a report file that was crafted (baseline.entries: "<meta …>").
+const plural = (n: number, one: string, many = `${one}s`): string => `${esc(n)} ${n === 1 ? one : many}`;
 
 interface SpecIndex {
   clause: Map<string, Clause>;

@@ -2,12 +2,9 @@
 import type { RunReport } from '../core/report.js';
 import type { CaseResult } from '../core/results.js';
 import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
+import { escapeXml } from './xml.js';
 
-const escape = (s: string): string =>
-  s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch] as string)
-    // XML 1.0 cannot carry most control characters, which a hostile target may send.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\uFFFD');
+const escape = escapeXml;
 
 function testcase(c: CaseResult): string {
   const name = escape(`[${c.level}] ${c.id}: ${c.title}`);
@@ -35,7 +32,9 @@ export function junitXml(report: RunReport): string {
   const byFile = new Map<string, CaseResult[]>();
   for (const c of report.cases) {
     const file = c.file.replace(/:\d+$/, '');
-    byFile.set(file, [...(byFile.get(file) ?? []), c]);
+    const list = byFile.get(file) ?? [];
+    list.push(c);
+    byFile.set(file, list);
   }
   const count = (cs: CaseResult[], pred: (c: CaseResult) => boolean): number => cs.filter(pred).length;
   const isFailure = (c: CaseResult): boolean => (c.verdict === 'fail' || c.verdict === 'warn') && !c.baseline;

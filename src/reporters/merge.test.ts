@@ -7,7 +7,8 @@ import { UsageError } from '../errors.js';
 import { runConformance, type RunReport } from '../engine/run.js';
 import { embeddedSimulator } from '../cli/compose.js';
 import { summarise } from '../core/verdict.js';
-import { mergeReports, readReport, type Report } from './merge.js';
+import { readReportFile as readReport } from '../core/report.js';
+import { mergeReports, type Report } from './merge.js';
 
 const simulatorRun = async (shard?: { index: number; count: number }): Promise<RunReport> =>
   (await runConformance({ profile: defaults(), simulator: embeddedSimulator(), reporter: 'none', filters: shard ? { shard } : {} })).report;
@@ -81,7 +82,7 @@ describe('merging reports', function () {
   });
 });
 
-describe('readReport', () => {
+describe('readReportFile (src/core/report.ts) as rdx report reads shards', () => {
   const write = (text: string): string => {
     const file = join(mkdtempSync(join(tmpdir(), 'rdx-read-')), 'report.json');
     writeFileSync(file, text);
@@ -94,15 +95,15 @@ describe('readReport', () => {
     expect(() => readReport(write('{"format":"rdx-report/2"}'))).to.throw(UsageError, /report\.json: format: expected "rdx-report\/1", got "rdx-report\/2"/);
     const base = {
       format: 'rdx-report/1', harness: { name: 'rdx-conformance', version: '0.1.0' }, spec: { hash: 'a' }, summary: summarise([]),
-      run: { id: 'r', startedAt: 's', finishedAt: 'f', runTag: 't', seed: 1, target: { baseUrl: 'http://127.0.0.1:1' } },
-      implementationProfile: [], residue: [],
+      run: { id: 'r', startedAt: 's', finishedAt: 'f', runTag: 't', seed: 1, target: { baseUrl: 'http://127.0.0.1:1' }, options: {} },
+      implementationProfile: [], residue: [], latency: {},
     };
     expect(() => readReport(write(JSON.stringify({ ...base, cases: [{ id: 'x', verdict: 'great' }] }))))
       .to.throw(UsageError, /cases\[0\]\.verdict: expected one of pass, fail, warn, observed, skip, error, got "great"/);
     expect(readReport(write(JSON.stringify({ ...base, cases: [] }))).cases).to.deep.equal([]);
     // No reader derives a verdict a report lacks: a summary without one is refused, not filled in.
     const { verdict: _, ...noVerdict } = summarise([]);
-    expect(() => readReport(write(JSON.stringify({ ...base, summary: noVerdict, cases: [] })))).to.throw(UsageError, /report\.json: summary\.verdict: expected one of CONFORMANT, INCOMPLETE, KNOWN_FAILURES, NOT_CONFORMANT, got undefined/);
+    expect(() => readReport(write(JSON.stringify({ ...base, summary: noVerdict, cases: [] })))).to.throw(UsageError, /report\.json: summary\.verdict: expected one of CONFORMANT, INCOMPLETE, KNOWN_FAILURES, NOT_CONFORMANT, got nothing/);
     const { toComplete: __, ...noList } = summarise([]);
     expect(() => readReport(write(JSON.stringify({ ...base, summary: noList, cases: [] })))).to.throw(UsageError, /summary\.toComplete: expected a list/);
   });

@@ -1,8 +1,7 @@
-// Reading report.json files back, and merging the reports of shards (rdx run --shard i/n) into one report.
-import { readFileSync } from 'node:fs';
+// Merging the reports of shards (rdx run --shard i/n) into one report.
 import { UsageError } from '../errors.js';
-import type { CaseResult, Verdict } from '../core/results.js';
-import { REPORT_FORMAT, type InterpretationProfile, type MergedFrom, type NotRun, type RunReport } from '../core/report.js';
+import type { CaseResult } from '../core/results.js';
+import type { InterpretationProfile, MergedFrom, NotRun, RunReport } from '../core/report.js';
 import { summarise } from '../core/verdict.js';
 import { latencyOf } from '../engine/latency.js';
 import { mergeTransport } from './transport.js';
@@ -14,77 +13,8 @@ export type { MergedFrom } from '../core/report.js';
 /** A report as the readers take it: one run's, or several merged (mergedFrom, missingShards). */
 export type Report = RunReport;
 
-const VERDICTS: Verdict[] = ['pass', 'fail', 'warn', 'observed', 'skip', 'error'];
-
 /** Worse first: the order in which a verdict outweighs another (the HTML report colours cells by it too). */
 export const VERDICT_RANK: Record<string, number> = { fail: 6, error: 5, warn: 4, 'known-failure': 3, skip: 2, pass: 1, observed: 0 };
-
-/** Reads and checks a report.json; a problem names the file and the field, never a stack trace. */
-export function readReport(file: string): Report {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${file}: not JSON (${(error as Error).message})`);
-  }
-  const problem = reportProblem(doc);
-  if (problem) throw new UsageError(`${file}: ${problem}`);
-  return doc as Report;
-}
-
-const RUN_VERDICTS = ['CONFORMANT', 'INCOMPLETE', 'KNOWN_FAILURES', 'NOT_CONFORMANT'];
-
-/**
- * The first thing that makes this value not a report of this harness's format, as "field: what is wrong", or
- * undefined. A reader takes the verdict and its facts as written, so they must all be there: no reader fills a gap.
- */
-export function reportProblem(doc: unknown): string | undefined {
-  const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!obj(doc)) return 'not a report (expected a JSON object)';
-  if (doc['format'] !== REPORT_FORMAT) {
-    return `format: expected "${REPORT_FORMAT}", got ${JSON.stringify(doc['format'])}: this harness reads only reports of its own format (run the suite again with it)`;
-  }
-  const harness = doc['harness'];
-  if (!obj(harness) || typeof harness['version'] !== 'string') return 'harness.version: missing';
-  const spec = doc['spec'];
-  if (!obj(spec) || typeof spec['hash'] !== 'string') return 'spec.hash: missing';
-  const run = doc['run'];
-  if (!obj(run)) return 'run: missing';
-  for (const field of ['id', 'startedAt', 'finishedAt', 'runTag']) if (typeof run[field] !== 'string') return `run.${field}: missing`;
-  if (typeof run['seed'] !== 'number') return 'run.seed: missing';
-  if (!obj(run['target']) || typeof run['target']['baseUrl'] !== 'string') return 'run.target.baseUrl: missing';
-  const summary = doc['summary'];
-  if (!obj(summary)) return 'summary: missing';
-  if (!RUN_VERDICTS.includes(summary['verdict'] as string)) return `summary.verdict: expected one of ${RUN_VERDICTS.join(', ')}, got ${JSON.stringify(summary['verdict'])}`;
-  for (const field of ['total', 'mustFailures', 'errors', 'unjudgedMust', 'shouldWarnings', 'knownFailures']) {
-    if (typeof summary[field] !== 'number') return `summary.${field}: expected a number`;
-  }
-  if (typeof summary['conformant'] !== 'boolean') return 'summary.conformant: expected true or false';
-  if (summary['failOn'] !== 'must' && summary['failOn'] !== 'should') return `summary.failOn: expected "must" or "should", got ${JSON.stringify(summary['failOn'])}`;
-  if (!obj(summary['byVerdict']) || !obj(summary['byLevel'])) return 'summary.byVerdict, summary.byLevel: expected objects';
-  if (!Array.isArray(summary['toComplete'])) return 'summary.toComplete: expected a list';
-  for (const [i, t] of (summary['toComplete'] as unknown[]).entries()) {
-    if (!obj(t) || typeof t['unlock'] !== 'string' || typeof t['how'] !== 'string' || !Array.isArray(t['cases'])) return `summary.toComplete[${i}]: expected { unlock, how, cases }`;
-  }
-  for (const list of ['cases', 'implementationProfile', 'residue']) if (!Array.isArray(doc[list])) return `${list}: expected a list`;
-  const cases = doc['cases'] as unknown[];
-  for (const [i, c] of cases.entries()) {
-    if (!obj(c)) return `cases[${i}]: expected an object`;
-    if (typeof c['id'] !== 'string') return `cases[${i}].id: missing`;
-    if (!VERDICTS.includes(c['verdict'] as Verdict)) return `cases[${i}].verdict: expected one of ${VERDICTS.join(', ')}, got ${JSON.stringify(c['verdict'])}`;
-    if (typeof c['level'] !== 'string') return `cases[${i}].level: missing`;
-    for (const list of ['assertions', 'exchanges', 'observations', 'endpoints', 'clauses', 'tags']) {
-      if (!Array.isArray(c[list])) return `cases[${i}].${list}: expected a list`;
-    }
-  }
-  return undefined;
-}
 
 const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 

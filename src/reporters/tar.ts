@@ -70,13 +70,16 @@ function number(header: Buffer, offset: number, length: number, what: string): n
  * The regular files of a tar archive (ustar, with pax or GNU long names as other tools write them). Directories
  * are skipped; links and devices are refused, as no bundle holds one. Throws TarError when the archive is broken.
  */
-export function tarUnpack(archive: Buffer): TarEntry[] {
+export function tarUnpack(archive: Buffer, maxEntries = Infinity): TarEntry[] {
   const entries: TarEntry[] = [];
+  // Every header counts (pax and long-name ones too), so a crafted archive of empty entries stops here.
+  let headers = 0;
   let offset = 0;
   let longName: string | undefined;
   while (offset + BLOCK <= archive.length) {
     const header = archive.subarray(offset, offset + BLOCK);
     if (header.every((b) => b === 0)) return entries;
+    if (++headers > maxEntries) throw new TarError(`tar: more than ${maxEntries} entries, far more than a bundle holds; not read further`);
     if (number(header, 148, 8, 'checksum') !== checksum(header)) throw new TarError(`tar: header checksum mismatch at byte ${offset}`);
     const size = number(header, 124, 12, 'size');
     const type = String.fromCharCode(header[156] as number);

@@ -2,10 +2,10 @@
 // certification bundle. A bundle is checked as rdx verify checks it: one that does not match gets no badge, and one
 // checked for integrity only (no --public-key, no --manifest-sha256) gets its badge with exit 5, as rdx verify.
 import type { Argv } from 'yargs';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
 import { reportBadge } from '../../reporters/badge.js';
-import { INTEGRITY_ONLY } from '../../reporters/bundle.js';
+import { INTEGRITY_ONLY, isGzipFile } from '../../reporters/bundle.js';
 import { readRun } from '../../reporters/diff.js';
 import { escapeTerminal } from '../../core/terminal.js';
 import { VERDICT_WORDS } from '../../core/verdict.js';
@@ -22,25 +22,16 @@ export function builder(y: Argv): Argv {
     .example('rdx badge reports/latest/bundle.tar.gz --public-key vendor-rdx.pub --out public/rdx.svg', 'A badge for a status page, from a signed bundle');
 }
 
-const isGzip = (file: string): boolean => {
-  try {
-    const head = readFileSync(file).subarray(0, 2);
-    return head[0] === 0x1f && head[1] === 0x8b;
-  } catch {
-    return false;
-  }
-};
-
 export async function handler(argv: Record<string, unknown>): Promise<number> {
   const file = typeof argv['report'] === 'string' ? argv['report'] : '';
   if (!file) throw new UsageError('rdx badge: name a report.json or a bundle.tar.gz');
   let trust: 'integrity' | 'anchored' | 'report' = 'report';
-  if (isGzip(file)) {
+  if (isGzipFile(file)) {
     const checked = checkBundle(file, argv);
     if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`);
     if (checked.status === 'mismatch') {
       for (const p of checked.problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
-      process.stderr.write(`rdx badge: ${file}: does not match (rdx verify ${file} says more); no badge written\n`);
+      process.stderr.write(`rdx badge: ${escapeTerminal(file)}: does not match (rdx verify ${escapeTerminal(file)} says more); no badge written\n`);
       return EXIT.MUST_FAILED;
     }
     trust = checked.trust === 'integrity' ? 'integrity' : 'anchored';
@@ -61,6 +52,6 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   } catch (error) {
     throw new UsageError(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  process.stdout.write(`${VERDICT_WORDS[report.summary.verdict]}: badge written to ${out}\n`);
+  process.stdout.write(`${VERDICT_WORDS[report.summary.verdict]}: badge written to ${escapeTerminal(out)}\n`);
   return code;
 }

@@ -6,6 +6,7 @@ import type { Argv } from 'yargs';
 import { writeFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
 import { oneLine } from '../../reporters/console.js';
+import { escapeJsonForTerminal, escapeTerminal } from '../../core/terminal.js';
 import { diffMarkdown, diffReports, diffText, readRun } from '../../reporters/diff.js';
 
 const FORMATS = ['console', 'markdown', 'json'] as const;
@@ -41,6 +42,9 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (typeof argv['markdown'] === 'string') write(argv['markdown'], diffMarkdown(diff));
   if (typeof argv['json'] === 'string') write(argv['json'], json);
   const format = String(argv['format'] ?? 'console');
-  process.stdout.write(format === 'json' ? json : format === 'markdown' ? diffMarkdown(diff) : diffText(diff, (t) => oneLine(t, 160)));
+  // Every field comes from the two files: nothing reaches a terminal raw. JSON keeps its value (\u escapes).
+  const text = format === 'json' ? (process.stdout.isTTY ? escapeJsonForTerminal(json) : json)
+    : escapeTerminal(format === 'markdown' ? diffMarkdown(diff) : diffText(diff, (t) => oneLine(t, 160)), { keepNewlines: true });
+  process.stdout.write(text);
   return argv['failOnRegression'] === true && diff.regressions > 0 ? EXIT.MUST_FAILED : EXIT.OK;
 }

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import type { CaseFilters } from '../../engine/plan.js';
 import { UsageError } from '../../errors.js';
 import type { Level } from '../../spec/index.js';
+import { MAX_SHARDS } from '../../core/report.js';
 
 export function filterOptions(y: Argv): Argv {
   return y
@@ -47,7 +48,8 @@ export function filtersFrom(argv: Record<string, unknown>, operationEndpoint?: (
     const m = /^(\d+)\/(\d+)$/.exec(argv['shard']);
     const index = Number(m?.[1]);
     const count = Number(m?.[2]);
-    if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${argv['shard']}: write i/n with 1 <= i <= n`);
+    // A report of more shards than MAX_SHARDS is refused when read back (rdx report): so is such a run.
+    if (!m || count < 1 || index < 1 || index > count || count > MAX_SHARDS) throw new UsageError(`--shard ${argv['shard']}: write i/n with 1 <= i <= n <= ${MAX_SHARDS}`);
     filters.shard = { index, count };
   }
   return filters;

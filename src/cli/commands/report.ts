@@ -4,7 +4,8 @@ import type { Argv } from 'yargs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { writeReportFiles, type ReportOutputs } from '../../reporters/files.js';
-import { mergeReports, readReport } from '../../reporters/merge.js';
+import { mergeReports } from '../../reporters/merge.js';
+import { readReportFile } from '../../core/report.js';
 import { verdictSummary } from '../../reporters/verdict.js';
 import { exitCodeOf } from '../../core/verdict.js';
 import { signKeyFrom } from './signing.js';
@@ -28,7 +29,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (files.length === 0) throw new UsageError('rdx report: name at least one report.json');
   if (argv['signKey'] !== undefined && argv['bundle'] !== true) throw new UsageError('--sign-key signs the certification bundle: add --bundle');
   const signWith = argv['bundle'] === true ? signKeyFrom(argv) : undefined;
-  const report = mergeReports(files.map((file) => ({ file, report: readReport(file) })));
+  const report = mergeReports(files.map((file) => ({ file, report: readReportFile(file) })));
   const out = resolve(typeof argv['out'] === 'string' ? argv['out'] : files.length === 1 ? dirname(files[0] as string) : 'reports/merged');
   const neither = argv['html'] === undefined && argv['junit'] === undefined;
   const outputs: ReportOutputs = {

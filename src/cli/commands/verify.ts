@@ -3,9 +3,8 @@
 // 0 verified against a pinned hash or a signature; 5 integrity only (the bundle agrees with itself, nothing says it
 // is the one published); 1 a file, the pinned hash or the signature does not match; 2 malformed, or bad usage.
 import type { Argv } from 'yargs';
-import { readFileSync } from 'node:fs';
-import { EXIT, UsageError } from '../../errors.js';
-import { INTEGRITY_ONLY, verifyBundle, type Verification } from '../../reporters/bundle.js';
+import { EXIT } from '../../errors.js';
+import { INTEGRITY_ONLY, readBundleFile, verifyBundle, type Verification } from '../../reporters/bundle.js';
 import { escapeTerminal } from '../../core/terminal.js';
 import { VERDICT_WORDS } from '../../core/verdict.js';
 import { publicKeyFrom } from './signing.js';
@@ -25,40 +24,40 @@ export function builder(y: Argv): Argv {
 
 /** Reads and checks a bundle against the anchors of argv (--public-key, --manifest-sha256). */
 export function checkBundle(file: string, argv: Record<string, unknown>): Verification {
-  let archive: Buffer;
-  try {
-    archive = readFileSync(file);
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read the bundle (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+  const archive = readBundleFile(file);
   const publicKey = publicKeyFrom(argv);
   const pinned = typeof argv['manifestSha256'] === 'string' ? argv['manifestSha256'] : undefined;
   return verifyBundle(archive, { ...(publicKey ? { publicKey } : {}), ...(pinned !== undefined ? { manifestSha256: pinned } : {}) });
 }
 
+// Everything printed comes from the bundle (names, manifest fields, problems naming them): a line reaches the
+// terminal only through escapeTerminal, so a bundle that fails cannot redraw the screen to read "verified".
+const out = (text: string): void => void process.stdout.write(`${escapeTerminal(text, { keepNewlines: true })}\n`);
+const err = (text: string): void => void process.stderr.write(`${escapeTerminal(text, { keepNewlines: true })}\n`);
+
 export async function handler(argv: Record<string, unknown>): Promise<number> {
   const file = String(argv['bundle'] ?? '');
   const result = checkBundle(file, argv);
   if (result.status === 'malformed') {
-    process.stderr.write(`rdx verify: ${file}: malformed bundle: ${escapeTerminal(result.problem)}\n`);
+    err(`rdx verify: ${file}: malformed bundle: ${escapeTerminal(result.problem)}`);
     return EXIT.USAGE;
   }
   const m = result.manifest;
-  const verdict = `, verdict ${VERDICT_WORDS[m.run.verdict] ?? escapeTerminal(String(m.run.verdict))}${m.run.unjudgedMust ? ` (${m.run.unjudgedMust} MUST case(s) not judged)` : ''}`;
-  const about = escapeTerminal(`harness ${m.harness.version}, spec ${m.spec.hash.slice(0, 12)}, run ${m.run.id}`) + `${verdict}, created ${escapeTerminal(m.createdAt)}`;
+  const verdict = `, verdict ${VERDICT_WORDS[m.run.verdict]}${m.run.unjudgedMust ? ` (${m.run.unjudgedMust} MUST case(s) not judged)` : ''}`;
+  const about = `harness ${escapeTerminal(m.harness.version)}, spec ${escapeTerminal(m.spec.hash.slice(0, 12))}, run ${escapeTerminal(m.run.id)}${verdict}, created ${escapeTerminal(m.createdAt)}`;
   if (result.status === 'mismatch') {
-    for (const p of result.problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
-    process.stderr.write(`rdx verify: ${file}: ${result.problems.length} problem(s); do not trust this bundle (${about})\n`);
+    for (const p of result.problems) err(`MISMATCH ${escapeTerminal(p)}`);
+    err(`rdx verify: ${file}: ${result.problems.length} problem(s); do not trust this bundle (${about})`);
     return MISMATCH;
   }
-  for (const f of m.files) process.stdout.write(`ok ${f.sha256}  ${escapeTerminal(f.name)}\n`);
+  for (const f of m.files) out(`ok ${f.sha256}  ${escapeTerminal(f.name)}`);
   const by = result.trust === 'signed' ? `; signature by ${escapeTerminal(m.signer?.fingerprint ?? '')} holds`
     : result.trust === 'pinned' ? '; manifest.json has the pinned SHA-256' : '';
   const line = `${m.files.length} file(s) match manifest.json (sha256 ${result.manifestSha256})${by}; ${about}`;
   if (result.trust === 'integrity') {
-    process.stdout.write(`${INTEGRITY_ONLY}\n${line}${m.signer ? `\nThe bundle says it is signed by ${escapeTerminal(m.signer.fingerprint)}: check it with --public-key and that key's published file.` : ''}\n`);
+    out(`${INTEGRITY_ONLY}\n${line}${m.signer ? `\nThe bundle says it is signed by ${escapeTerminal(m.signer.fingerprint)}: check it with --public-key and that key's published file.` : ''}`);
     return EXIT.INTEGRITY_ONLY;
   }
-  process.stdout.write(`verified: ${line}\n`);
+  out(`verified: ${line}`);
   return EXIT.OK;
 }
