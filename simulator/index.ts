@@ -63,7 +63,9 @@ export interface Simulator {
 }
 
 /** One function for every request: the admin surface under /__admin/ (when it is on), the API's pipeline otherwise. */
-function requestHandler(state: SimulatorState, pipeline: Pipeline, service: AdminService, dashboard: Dashboard | undefined) {
+function requestHandler(
+  state: SimulatorState, pipeline: Pipeline, service: AdminService, dashboard: Dashboard | undefined,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const admin = state.resolved.admin;
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
