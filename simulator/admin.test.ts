@@ -199,6 +199,42 @@ describe('simulator: admin surface switched off or guarded', () => {
     await t.close();
   });
 
+  it('shares the dashboard\'s guard: another origin or another site is refused, with the token too; health stays open', async () => {
+    for (const adminToken of [undefined, 'let-me-in']) {
+      const t = await startTest({ records: 20, ...(adminToken ? { adminToken } : {}) }, false);
+      try {
+        const token: Record<string, string> = adminToken ? { 'x-rdx-admin-token': adminToken } : {};
+        const admin = `${new URL(t.sim.baseUrl).origin}/__admin`;
+        const own = { ...token, origin: new URL(t.sim.baseUrl).origin, 'sec-fetch-site': 'same-origin' };
+        const reference = 'JO-GUARD-1';
+        await t.client.login(t.sim.options.clientId, t.sim.options.clientSecret);
+        expect((await t.client.post('/ats/job-offers', [jobOffer(createFaker(5), { reference })])).status).to.equal(201);
+        const refused: Record<string, string>[] = [
+          { ...token, origin: 'https://evil.example' },
+          { ...token, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+          // Another port of 127.0.0.1 is the same site, not the same origin.
+          { ...token, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' },
+        ];
+        for (const headers of refused) {
+          const what = `${adminToken ? 'with' : 'without'} a token, ${JSON.stringify(headers)}`;
+          expect((await t.client.get(`${admin}/journal`, { headers })).status, `GET journal ${what}`).to.equal(401);
+          const reset = await t.client.send('POST', `${admin}/reset`, { headers: { ...headers, 'x-rdx-admin': '1' } });
+          expect(reset.status, `POST reset ${what}`).to.equal(401);
+          expect(reset.body.errors).to.be.an('array');
+          expect((await t.client.get(`${admin}/health`, { headers })).status, `GET health ${what}`).to.equal(200);
+        }
+        expect((await t.client.get(`/ats/job-offers/${reference}`)).status, 'a refused reset still reset the store').to.equal(200);
+        expect((await t.client.get(`${admin}/journal`, { headers: own })).status, 'the page\'s own origin').to.equal(200);
+        expect((await t.client.get(`${admin}/journal`, { headers: { ...token, 'sec-fetch-site': 'none' } })).status, 'typed into the address bar').to.equal(200);
+        expect((await t.client.get(`${admin}/no-such-endpoint`, { headers: token })).status).to.equal(404);
+        expect((await t.client.send('POST', `${admin}/reset`, { headers: { ...own, 'x-rdx-admin': '1' } })).status).to.equal(200);
+        expect((await t.client.get(`/ats/job-offers/${reference}`)).status, 'reset to the seed').to.equal(404);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+
   it('generates an admin token for a host beyond loopback (options only: tests listen on loopback)', () => {
     expect(resolveOptions({ host: '0.0.0.0' }).adminToken).to.match(/^[A-Za-z0-9_-]{24}$/);
     expect(resolveOptions({ host: '0.0.0.0', admin: false }).adminToken).to.equal(undefined);
