@@ -5,6 +5,7 @@
 // opened, which keeps a full run's page light. The page loads nothing (a Content-Security-Policy forbids it).
 import { createHash } from 'node:crypto';
 import type { InterpretationProfile } from '../core/report.js';
+import { failureGroups, type FailureGroup } from '../core/failures.js';
 import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
@@ -187,19 +188,27 @@ ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 </header>`;
 }
 
-/** How many failures the top of the page lists in one line each before pointing at the rest. */
+/** How many groups of failures the top of the page lists before pointing at the rest, and cases per group. */
 const TOP_LINES = 12;
+const TOP_CASES = 4;
 
-/** One line per failure under the verdict, each a link to its evidence: what to fix first, on the first screen. */
+/**
+ * The failures under the verdict, grouped by the clause that broke and its finding (src/core/failures.ts, as the
+ * console groups them): the clause's level, how many cases, and the first cases as links to their evidence with the
+ * step that broke it. What to fix first, on the first screen.
+ */
 function blockers(failing: CaseResult[]): string {
-  const line = (c: CaseResult): string => {
-    const failed = c.assertions.filter((a) => !a.passed);
-    const first = failed.find((a) => a.level === 'MUST') ?? failed[0];
-    const more = new Set(failed.map((a) => a.clause)).size - 1;
-    return `<li><a href="#${esc(anchor('failure', c.id))}">${badge(shown(c))} <code>${esc(c.id)}</code></a> ${first ? `<code class="clause">${esc(first.clause)}</code>${more > 0 ? ` <span class="muted">+${more}</span>` : ''} ${esc(first.message)}` : esc(c.reason ?? '')}</li>`;
+  const groups = failureGroups(failing);
+  const word = { MUST: 'fail', SHOULD: 'warn', ERROR: 'error' } as const;
+  const line = (g: FailureGroup): string => {
+    const other = g.findings > 1 ? ` <span class="muted">(+${plural(g.findings - 1, 'other finding')})</span>` : '';
+    const cases = g.cases.slice(0, TOP_CASES).map((c) => `<a href="#${esc(anchor('failure', c.id))}"><code>${esc(c.id)}</code></a>${c.step ? ` <span class="muted">${esc(c.step)}</span>` : ''}`);
+    const rest = g.cases.length - TOP_CASES;
+    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${esc(g.finding)}${other}</div>`
+      + `<div class="group-cases">${cases.join(', ')}${rest > 0 ? `, <span class="muted">+${rest} more below</span>` : ''}</div></li>`;
   };
-  const rest = failing.length - TOP_LINES;
-  return `<ol class="blockers" aria-label="Failures, worst first">${failing.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more failure')} below</a></li>` : ''}</ol>`;
+  const rest = groups.length - TOP_LINES;
+  return `<ol class="blockers" aria-label="Failures by clause, worst first">${groups.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more group')} of failures below</a></li>` : ''}</ol>`;
 }
 
 /** The MUST cases not judged (summary.unjudgedMust), grouped by what would let them run (summary.toComplete). */
