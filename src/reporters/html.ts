@@ -340,8 +340,8 @@ function filters(report: Report): string {
   return `<form id="filters" hidden aria-label="Filters">
 <fieldset><legend>Verdict</legend>${verdicts.map((v) => `<label class="chip"><input type="checkbox" name="verdict" value="${esc(v)}" checked>${badge(v)}<span class="n">${counts(v)}</span></label>`).join('')}</fieldset>
 <fieldset><legend>Level</legend>${levels.map((l) => `<label class="chip"><input type="checkbox" name="level" value="${esc(l)}" checked>${esc(l)}</label>`).join('')}</fieldset>
-<fieldset><legend>Tag</legend><select id="f-tag"><option value="">any</option>${tags.map((t) => `<option>${esc(t)}</option>`).join('')}</select></fieldset>
-<fieldset><legend>Endpoint</legend><select id="f-endpoint"><option value="">any</option>${operations().filter((o) => endpoints.has(o.endpoint)).map((o) => `<option value="${o.endpoint}">${o.endpoint} ${esc(o.method)} ${esc(o.path)}</option>`).join('')}</select></fieldset>
+<fieldset><legend>Tag</legend><select id="f-tag" aria-label="Tag"><option value="">any</option>${tags.map((t) => `<option>${esc(t)}</option>`).join('')}</select></fieldset>
+<fieldset><legend>Endpoint</legend><select id="f-endpoint" aria-label="Endpoint"><option value="">any</option>${operations().filter((o) => endpoints.has(o.endpoint)).map((o) => `<option value="${o.endpoint}">${o.endpoint} ${esc(o.method)} ${esc(o.path)}</option>`).join('')}</select></fieldset>
 <fieldset><input type="search" id="f-search" placeholder="id, title or clause" aria-label="Search"></fieldset>
 <fieldset><button type="button" id="f-problems">Problems only</button><button type="button" id="f-reset">Show all</button></fieldset>
 <span id="cell-filter" hidden>Cell: <span id="cell-text"></span> <button type="button" id="cell-clear" aria-label="Clear the cell filter">×</button></span>
