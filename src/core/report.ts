@@ -2,7 +2,10 @@
 // (src/engine/run.ts), the verdict and its facts come from one function (summarise, src/core/verdict.ts), and every
 // reader (the reporters, rdx report/diff/badge/verify, the dashboard, examples/job-summary.mjs) only reads them.
 // docs/reports.md describes the file; docs/verdicts.md the verdict.
+import type { ResidueSummary } from './residue.js';
 import type { CaseResult, Observation, ResidueEntry, Unlock } from './results.js';
+
+export type { ResidueSummary } from './residue.js';
 
 /** The one format this harness writes and reads; a report of any other is refused (exit 2). */
 export const REPORT_FORMAT = 'rdx-report/1';
@@ -119,6 +122,8 @@ export interface RunReport {
   latency: Latency;
   implementationProfile: InterpretationProfile[];
   residue: ResidueEntry[];
+  /** How many records the run left on the target, per resource, and why (residueSummary(), src/core/residue.ts). */
+  residueSummary?: ResidueSummary;
   baseline?: { file: string; entries: number } & BaselineOutcome;
   /** A merged report (rdx report): the runs it was made of. */
   mergedFrom?: MergedFrom[];

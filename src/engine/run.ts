@@ -10,6 +10,8 @@ import { TokenError, TokenProvider, tokenRequestBody } from '../http/auth.js';
 import { Secrets, stripUserinfo } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
+import { sweepResidue } from './sweep.js';
+import { residueSummary } from '../core/residue.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
 import { verdictOf, type CaseResult } from '../core/results.js';
@@ -211,6 +213,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
     }, (text) => secrets.scrub(text), halt.signal);
+    // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
+    if (!halt.signal.aborted) {
+      await sweepResidue(runner.ledger, http, baseUrl, () => tokens.token()).catch(() => 0);
+      http.takeThrottled();
+    }
 
     // A case still under way when the run gave up waiting for it (HALT_GRACE_MS) is reported as not run.
     const cases = plan.cases.map((c) => runner.results.get(c.id) ?? (halt.signal.aborted ? unrunCase(c, String(halt.signal.reason)) : undefined))
@@ -244,6 +251,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       latency: latencyOf(cases, baseUrl, tokenUrl),
       implementationProfile: implementationProfile(cases, profile),
       residue: runner.ledger.filter((e) => !e.deleted),
+      residueSummary: residueSummary(runner.ledger.filter((e) => !e.deleted)),
       transport: http.transportStats(),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
     };

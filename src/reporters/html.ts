@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { InterpretationProfile } from '../core/report.js';
 import { failureGroups, type FailureGroup } from '../core/failures.js';
+import { residueSummary } from '../core/residue.js';
 import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
@@ -479,7 +480,7 @@ const RESIDUE_INLINE = 50;
 function residue(report: Report): string {
   const list = report.residue;
   return `<section id="residue"><h2>Residue <span class="count">(${esc(list.length)})</span></h2>
-${list.length ? `<p class="lead">Records this run created and could not delete (the spec has no DELETE for them). Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
+${list.length ? `<p class="lead">Records this run created and left on the target: ${esc((report.residueSummary ?? residueSummary(list)).why)} The run deleted the others it created, where the spec has a DELETE. Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
 <details class="more"${list.length <= RESIDUE_INLINE ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
 ${list.length <= RESIDUE_INLINE ? `<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
 ${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${esc(e.reference ?? '')}</code></td><td>${esc(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}

@@ -1,5 +1,6 @@
 // Reading report.json files back, and merging the reports of shards (rdx run --shard i/n) into one report.
 import { readFileSync } from 'node:fs';
+import { residueSummary } from '../core/residue.js';
 import { UsageError } from '../errors.js';
 import type { CaseResult, Verdict } from '../core/results.js';
 import { REPORT_FORMAT, type InterpretationProfile, type MergedFrom, type NotRun, type RunReport } from '../core/report.js';
@@ -170,6 +171,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
     residue: reports.flatMap((r) => r.report.residue),
+    residueSummary: residueSummary(reports.flatMap((r) => r.report.residue)),
     ...transportOf(reports.map((r) => r.report.transport)),
     ...(baselines.length ? {
       baseline: {
