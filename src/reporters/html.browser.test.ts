@@ -72,7 +72,8 @@ describe('report.html in headless Chromium', function () {
 
   it('opens a failure from the top of the page, its heading below the sticky filter bar and its exchange drawn', async () => {
     await page.evaluate('window.scrollTo(0, 0)');
-    const top = page.locator('ol.blockers a[href="#failure-job-offers.unknown-id.get"]');
+    // The case broke two clauses, so it is under two groups: the first link is the one a reader meets.
+    const top = page.locator('ol.blockers a[href="#failure-job-offers.unknown-id.get"]').first();
     expect(await top.boundingBox().then((b) => (b?.y ?? 1e9) < 900), 'the failure is on the first screen').to.equal(true);
     await top.click();
     const card = page.locator('[id="failure-job-offers.unknown-id.get"]');
