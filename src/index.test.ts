@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT, personaByName, runConformance, type Persona } from './index.js';
+import { EXIT, personaByName, runConformance, startSimulator, type Persona } from './index.js';
 import { packageRoot } from './spec/index.js';
 
 describe('the programmatic API (src/index.ts)', function () {
@@ -40,5 +40,21 @@ describe('the programmatic API (src/index.ts)', function () {
     expect(report.cases.map((c) => c.id), 'cases').to.not.be.empty;
     expect(report.cases.filter((c) => !String(c.file).includes('envelope/envelope.yaml')).map((c) => c.id), 'cases from other files').to.deep.equal([]);
     expect(exitCode).to.equal(EXIT.MUST_FAILED);
+  });
+
+  it('takes fixtures as the config file gives them: a simulator started apart gets its job offer read, and a bad value is refused', async () => {
+    const sim = await startSimulator({ port: 0, records: 50 });
+    try {
+      const base = { ...quiet, baseUrl: sim.baseUrl, clientId: sim.options.clientId, clientSecret: sim.options.clientSecret, filters: { grep: '^job-offers\\.read-fixture ' } };
+      const without = await runConformance(base);
+      expect(without.report.cases.map((c) => [c.id, c.verdict])).to.deep.equal([['job-offers.read-fixture', 'skip']]);
+      const withFixtures = await runConformance({ ...base, fixtures: { atsJobOfferIds: sim.atsJobOfferFixtureIds() } });
+      expect(withFixtures.report.cases.map((c) => [c.id, c.verdict])).to.deep.equal([['job-offers.read-fixture', 'pass']]);
+      let refused: Error | undefined;
+      await runConformance({ ...base, fixtures: { atsJobOfferIds: ['1', ''] } }).catch((e: Error) => { refused = e; });
+      expect(refused?.message).to.equal('options.fixtures.atsJobOfferIds[1]: expected a non-empty string');
+    } finally {
+      await sim.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // The programmatic API: what `import … from 'rdx-conformance'` gives. Re-exports plus the little wiring that turns
 // plain options into what the engine takes, the same way `rdx run` does. Documented in docs/api.md.
-import { loadProfile, type ProfileFlags } from './config/profile.js';
+import { loadProfile, type Profile, type ProfileFlags } from './config/profile.js';
+import { UsageError } from './errors.js';
 import { runConformance as runEngine, type RunOptions } from './engine/run.js';
 import { exitCodeOf } from './core/verdict.js';
 import type { FailOn, RunReport, RunVerdict } from './core/report.js';
@@ -39,6 +40,11 @@ export interface ConformanceOptions extends ProfileFlags {
   failOn?: FailOn;
   /** exitCode 0 for an INCOMPLETE run (`rdx run --allow-incomplete`); the verdict stays INCOMPLETE. */
   allowIncomplete?: boolean;
+  /**
+   * Fixtures, as the config file's `fixtures` (docs/profile.md), over the config file's: the {id} of ATS job offers
+   * the target holds (so job-offers.read-fixture runs) and an expired token of the target.
+   */
+  fixtures?: Profile['fixtures'];
   /** Options of the bundled simulator, started when no base URL is given. */
   simulator?: SimulatorOptions;
   /** Where RDX_BASE_URL, RDX_CLIENT_ID and RDX_CLIENT_SECRET are read (default process.env, as `rdx run`). */
@@ -60,8 +66,9 @@ export interface ConformanceResult {
  * config file. Throws on bad options (exit-code 2 errors) and on an unreachable target (3); a finished run returns.
  */
 export async function runConformance(options: ConformanceOptions = {}): Promise<ConformanceResult> {
-  const { filters, reporter, bail, suiteFiles, baseline, simulator, env, cwd, failOn, allowIncomplete, ...flags } = options;
+  const { filters, reporter, bail, suiteFiles, baseline, simulator, env, cwd, failOn, allowIncomplete, fixtures, ...flags } = options;
   const profile = loadProfile(flags, env ?? process.env, cwd ?? process.cwd());
+  if (fixtures !== undefined) profile.fixtures = { ...profile.fixtures, ...checkedFixtures(fixtures) };
   const { report } = await runEngine({
     profile,
     reporter: reporter ?? 'none',
@@ -73,4 +80,22 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     simulator: embeddedSimulator(simulator),
   });
   return { report, verdict: report.summary.verdict, exitCode: exitCodeOf(report.summary, allowIncomplete === true) };
+}
+
+/** The `fixtures` option, checked as the config file's are: a bad value is a usage error naming it (exit 2). */
+function checkedFixtures(fixtures: unknown): Profile['fixtures'] {
+  if (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures)) throw new UsageError('options.fixtures: expected an object ({ atsJobOfferIds?, expiredToken? })');
+  const { atsJobOfferIds, expiredToken, ...rest } = fixtures as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new UsageError(`options.fixtures.${unknown[0]}: unknown key (atsJobOfferIds and expiredToken are known)`);
+  if (atsJobOfferIds !== undefined) {
+    if (!Array.isArray(atsJobOfferIds) || atsJobOfferIds.length === 0) throw new UsageError('options.fixtures.atsJobOfferIds: expected a non-empty list of {id} strings');
+    const bad = atsJobOfferIds.findIndex((id) => typeof id !== 'string' || id === '');
+    if (bad >= 0) throw new UsageError(`options.fixtures.atsJobOfferIds[${bad}]: expected a non-empty string`);
+  }
+  if (expiredToken !== undefined && (typeof expiredToken !== 'string' || expiredToken === '')) throw new UsageError('options.fixtures.expiredToken: expected a non-empty string');
+  return {
+    ...(atsJobOfferIds !== undefined ? { atsJobOfferIds: atsJobOfferIds as string[] } : {}),
+    ...(expiredToken !== undefined ? { expiredToken: expiredToken as string } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import { packageRoot } from '../../src/spec/index.js';
 import { parseSnapshot } from '../snapshot.js';
 import { Client, startTest, type Harness } from '../../test/support/simulator.js';
 import { conformanceRunner } from '../../src/cli/compose.js';
+import { seriousViolations } from '../../test/support/axe.js';
 import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 
 const SHOTS = join(packageRoot, 'reports');
@@ -219,6 +220,18 @@ describe('dashboard in headless Chromium', function () {
     await report.locator('.verdict-word').waitFor({ timeout: 15_000 });
     expect(await report.textContent('.verdict-word')).to.equal('NOT CONFORMANT');
     await report.close();
+  });
+
+  it('has no critical or serious accessibility violation on any tab (axe-core)', async () => {
+    const found: string[] = [];
+    for (const tab of ['journal', 'records', 'personas']) {
+      await page.click(`#tab-${tab}`);
+      await page.locator(`#tab-${tab}[aria-selected="true"]`).waitFor();
+      if (tab === 'records') await page.locator('#r-body tr').first().waitFor();
+      found.push(...(await seriousViolations(page, `the dashboard's ${tab} tab`)).map((v) => `${tab}: ${v}`));
+    }
+    await page.click('#tab-journal');
+    expect(found).to.deep.equal([]);
   });
 
   it('loads nothing from outside its origin and logs no error', () => {

@@ -6,7 +6,10 @@
 // its shape against REPORT_SCHEMA before any reader touches it.
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import type { ResidueSummary } from './residue.js';
 import type { CaseResult, Observation, ResidueEntry, Unlock } from './results.js';
+
+export type { ResidueSummary } from './residue.js';
 
 /** The one format this harness writes and reads; a report of any other is refused (exit 2). */
 export const REPORT_FORMAT = 'rdx-report/1';
@@ -123,6 +126,8 @@ export interface RunReport {
   latency: Latency;
   implementationProfile: InterpretationProfile[];
   residue: ResidueEntry[];
+  /** How many records the run left on the target, per resource, and why (residueSummary(), src/core/residue.ts). */
+  residueSummary?: ResidueSummary;
   baseline?: { file: string; entries: number } & BaselineOutcome;
   /** A merged report (rdx report): the runs it was made of. */
   mergedFrom?: MergedFrom[];
@@ -305,6 +310,7 @@ export const REPORT_SCHEMA: Schema = obj({
   mergedFrom: list(obj({ file: str, runId: str, runTag: str, seed: num, startedAt: str, cases: count }, { shard: shardLabel })),
   missingShards: list(shardLabel),
   transport: obj({ throttled: map(count), waitedMs: num, pacedMs: num, gaveUp: count }, { rateLimit: num }),
+  residueSummary: obj({ records: count, byResource: map(count), why: str }),
 });
 
 const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v);

@@ -10,6 +10,7 @@ import type { CaseDef } from './suite.js';
 import type { CaseResult, ResidueEntry } from '../core/results.js';
 import { harnessVersion } from '../version.js';
 import { summarise, type FailOn } from '../core/verdict.js';
+import { residueSummary } from '../core/residue.js';
 import { REPORT_FORMAT, type BaselineOutcome, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
 import { latencyOf } from './latency.js';
 import { unrunCase } from './case-run.js';
@@ -74,6 +75,7 @@ export function assembleReport(run: RunRecord): RunReport {
     latency: latencyOf(cases, target.baseUrl, target.tokenUrl),
     implementationProfile: implementationProfile(cases, profile),
     residue: run.residue,
+    residueSummary: residueSummary(run.residue),
     transport: run.http.transportStats(),
     ...(run.baseline ? { baseline: run.baseline } : {}),
   };

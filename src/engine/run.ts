@@ -8,6 +8,7 @@ import { TokenError, TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
+import { sweepResidue } from './sweep.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
@@ -111,6 +112,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.expired.push(...o.expired);
     };
     await runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal });
+    // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
+    if (!halt.signal.aborted) {
+      await sweepResidue(runner.ledger, http, baseUrl, () => tokens.token()).catch(() => 0);
+      http.takeThrottled();
+    }
     const report = assembleReport({
       all, planned: cases, results: runner.results, residue: runner.services.ledger.left(), profile,
       filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag,

@@ -36,8 +36,21 @@ describe('the rdx console reporter', function () {
     expect(failureLine(failing)).to.equal('FAIL  [MUST] x.case  ENVELOPE.MESSAGE (+1 more)  status 404:\\x07 message is missing');
   });
 
+  it('gives a failing case the level of the clause that broke and the step, not the case\'s level', () => {
+    const should: CaseResult = {
+      id: 's.case', title: 't', level: 'SHOULD', clauses: [], endpoints: [], tags: [], tier: 'reversible', file: 'f', verdict: 'fail',
+      assertions: [{ clause: 'ENVELOPE.JSON_BODY', level: 'MUST', passed: false, message: 'not JSON', check: 'c', exchange: 1 }],
+      observations: [], durationMs: 1,
+      exchanges: ['POST http://x/jobboard/job-offers', 'DELETE http://x/jobboard/job-offers/3'].map((line) => {
+        const [method, url] = line.split(' ') as [string, string];
+        return { step: 'x', request: { method, url, headers: {} }, startedAt: '2026-01-01T00:00:00Z', elapsedMs: 1 };
+      }),
+    };
+    expect(failureLine(should)).to.equal('FAIL  [MUST] s.case  ENVELOPE.JSON_BODY  step 2 DELETE /jobboard/job-offers/{id}  not JSON');
+  });
+
   for (const debug of [false, true]) {
-    it(`prints one line per failing case (case, clause, finding) and ${debug ? 'the stack under --debug' : 'no stack'}`, async () => {
+    it(`groups the failures by clause and finding at the end${debug ? ', and under --debug one line per case with the stack' : ', with no stack'}`, async () => {
       let failures = 0;
       const out = await capture(async () => {
         const { report } = await runConformance({
@@ -46,10 +59,15 @@ describe('the rdx console reporter', function () {
         });
         failures = report.cases.filter((c) => c.verdict === 'fail').length;
       });
-      expect(failures).to.be.greaterThan(0);
-      const lines = out.split('\n').filter((l) => /^\s+FAIL /.test(l));
-      expect(lines).to.have.length(failures);
-      for (const line of lines) expect(line).to.match(/^ {4}FAIL {2}\[MUST\] envelope\.list\.\S+ {2}ENVELOPE\.MESSAGE {2}status \d+: message is missing$/);
+      expect(failures).to.be.greaterThan(1);
+      // One group for the one cause, however many cases it broke, with the step of the first ones.
+      const heads = out.split('\n').filter((l) => /^ {2}(FAIL|WARN|ERROR) /.test(l));
+      expect(heads).to.deep.equal([`  FAIL  [MUST] ENVELOPE.MESSAGE — ${failures} cases: status 200: message is missing`]);
+      expect(out).to.match(/^Failures by clause \(1 group, \d+ cases; /m);
+      expect(out).to.match(/^ {8}envelope\.list\.\S+ \(step \d+ GET \/[a-z/-]+\), /m);
+      const lines = out.split('\n').filter((l) => /^\s{4}FAIL /.test(l));
+      expect(lines).to.have.length(debug ? failures : 0);
+      for (const line of lines) expect(line).to.match(/^ {4}FAIL {2}\[MUST\] envelope\.list\.\S+ {2}ENVELOPE\.MESSAGE {2}step \d+ GET \S+ {2}status \d+: message is missing$/);
       expect(out).to.match(/^ {2}envelope\/envelope +\d+ fail$/m);
       if (debug) expect(out).to.match(/\n\s+at /);
       else expect(out).to.not.match(/\n\s+at |Context\.<anonymous>/);

@@ -1,12 +1,15 @@
-// The console of `rdx run` (reporter "rdx", the default): one line per suite file with its counts, and under it one
-// line per failing case (case, clause, finding), with a stack only under --debug. Everything goes to stdout, where
-// the summary lines follow; stderr is for errors. Any text the target sent goes through escapeTerminal.
+// The console of `rdx run` (reporter "rdx", the default): one line per suite file with its counts and, once the run
+// ends, its failures grouped by the clause that broke (src/core/failures.ts): one line per clause and finding with
+// the level of that clause, how many cases and which step of each. Under --debug, one line per failing case under its
+// suite too, with the stack. Everything goes to stdout, where the summary lines follow; stderr is for errors. Any text
+// the target sent goes through escapeTerminal.
 import Mocha from 'mocha';
+import { failureGroups, stepLabel, type FailureGroup } from '../core/failures.js';
 import type { CaseResult } from '../core/results.js';
 import type { JudgedTest } from '../engine/judged-test.js';
 import { escapeTerminal } from '../core/terminal.js';
 
-const { EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
+const { EVENT_RUN_END, EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 
 /** Longest finding shown on a line; report.html has the whole of it. */
 const LINE = 220;
@@ -20,14 +23,46 @@ export function oneLine(text: string, max = LINE): string {
 
 const shown = (r: CaseResult): string => (r.baseline ? 'known-failure' : r.verdict);
 
-/** "FAIL  [MUST] case-id  CLAUSE (+1 more)  finding": what broke, where in the spec, and what came back. */
+/**
+ * "FAIL  [MUST] case-id  CLAUSE (+1 more)  step 2 GET /ats/job-offers/{id}  finding": what broke, at which level of
+ * the spec (the clause's, not the case's: a SHOULD case whose clean-up broke a MUST clause is a MUST failure), at
+ * which step, and what came back.
+ */
 export function failureLine(r: CaseResult): string {
   const failed = r.assertions.filter((a) => !a.passed);
   const first = failed.find((a) => a.level === 'MUST') ?? failed[0];
   const clauses = [...new Set(failed.map((a) => a.clause))];
   const clause = first ? `${first.clause}${clauses.length > 1 ? ` (+${clauses.length - 1} more)` : ''}` : '-';
+  const step = first ? stepLabel(r.exchanges, first.exchange) : undefined;
   const why = first?.message ?? r.reason ?? '';
-  return `${shown(r).toUpperCase().padEnd(5)} [${r.level}] ${r.id}  ${clause}  ${oneLine(why)}`;
+  return `${shown(r).toUpperCase().padEnd(5)} [${first?.level ?? r.level}] ${r.id}  ${clause}  ${step ? `${step}  ` : ''}${oneLine(why)}`;
+}
+
+/** Case ids shown per group on the console; report.html and report.json have them all. */
+const SHOWN_CASES = 3;
+
+/**
+ * One group: "FAIL  [MUST] ENVELOPE.MESSAGE — 75 cases: status 404: message is missing" and under it the first cases
+ * with their failing step.
+ */
+export function groupLines(g: FailureGroup): string[] {
+  const word = g.level === 'MUST' ? 'FAIL' : g.level === 'SHOULD' ? 'WARN' : 'ERROR';
+  const n = g.cases.length;
+  const other = g.findings > 1 ? ` (+${g.findings - 1} other finding${g.findings > 2 ? 's' : ''})` : '';
+  const head = `${word.padEnd(5)} [${g.level}] ${g.clause === '-' ? 'no judgement' : g.clause} — ${n} case${n === 1 ? '' : 's'}: ${oneLine(g.finding)}${other}`;
+  const shownCases = g.cases.slice(0, SHOWN_CASES).map((c) => `${c.id}${c.step ? ` (${oneLine(c.step, 120)})` : ''}`);
+  return [head, `      ${shownCases.join(', ')}${n > SHOWN_CASES ? `, +${n - SHOWN_CASES} more` : ''}`];
+}
+
+/** The failures of a run grouped by clause and finding, worst first; empty when nothing failed. */
+export function failureGroupLines(cases: CaseResult[]): string[] {
+  const groups = failureGroups(cases);
+  if (!groups.length) return [];
+  const failing = new Set(groups.flatMap((g) => g.cases.map((c) => c.id))).size;
+  return [
+    `Failures by clause (${groups.length} group${groups.length === 1 ? '' : 's'}, ${failing} case${failing === 1 ? '' : 's'}; report.html has each one's evidence):`,
+    ...groups.flatMap((g) => groupLines(g).map((l) => `  ${l}`)),
+  ];
 }
 
 export class ConsoleReporter extends Mocha.reporters.Base {
@@ -38,16 +73,18 @@ export class ConsoleReporter extends Mocha.reporters.Base {
     let counts = new Map<string, number>();
     let problems: string[] = [];
     const errors = new Map<Mocha.Test, Error>();
+    const results: CaseResult[] = [];
     runner.on(EVENT_TEST_FAIL, (test: Mocha.Test, error: Error) => { errors.set(test, error); });
     runner.on(EVENT_TEST_PENDING, () => {});
     runner.on(EVENT_TEST_END, (test: Mocha.Test) => {
       const r = (test as JudgedTest).rdx;
       const verdict = r ? shown(r) : test.state === 'failed' ? 'error' : test.state === 'pending' ? 'skip' : 'pass';
       counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
-      if (r && ['fail', 'warn', 'error'].includes(verdict)) {
+      if (r) results.push(r);
+      if (r && debug && ['fail', 'warn', 'error'].includes(verdict)) {
         problems.push(`    ${failureLine(r)}`);
         const stack = errors.get(test)?.stack;
-        if (debug && stack) problems.push(stack.replace(/^/gm, '        '));
+        if (stack) problems.push(stack.replace(/^/gm, '        '));
       } else if (!r && test.state === 'failed') {
         // A test the engine did not judge (should not happen): still one line, the stack only under --debug.
         const e = errors.get(test);
@@ -62,6 +99,10 @@ export class ConsoleReporter extends Mocha.reporters.Base {
       for (const line of problems) out(line);
       counts = new Map();
       problems = [];
+    });
+    runner.on(EVENT_RUN_END, () => {
+      const lines = failureGroupLines(results);
+      if (lines.length) out(`\n${lines.join('\n')}`);
     });
   }
 }

@@ -196,6 +196,15 @@ describe('rdx diff', function () {
     expect(gate.stdout).to.not.match(/\n\s+at /);
     expect(readFileSync(join(dir, 'diff.md'), 'utf8')).to.match(/^### RDX conformance diff: \S.* → NOT CONFORMANT \(\d+ regressions?\)/);
     expect((JSON.parse(readFileSync(join(dir, 'diff.json'), 'utf8')) as ReportDiff).newlyFailing.length).to.equal(forward.newlyFailing.length);
+    // A job summary an earlier step wrote keeps its text: --markdown-append adds the diff below it, --markdown replaces it.
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '## The run\nNOT CONFORMANT\n');
+    expect(rdx(['diff', old, now, '--markdown-append', summary]).code).to.equal(0);
+    const appended = readFileSync(summary, 'utf8');
+    expect(appended).to.match(/^## The run\nNOT CONFORMANT\n\n### RDX conformance diff: /);
+    expect(appended.slice(appended.indexOf('### RDX'))).to.equal(readFileSync(join(dir, 'diff.md'), 'utf8'));
+    expect(rdx(['diff', old, now, '--markdown', summary]).code).to.equal(0);
+    expect(readFileSync(summary, 'utf8')).to.equal(readFileSync(join(dir, 'diff.md'), 'utf8'));
     expect(rdx(['diff', old, now]).code).to.equal(0);
     const fixed = rdx(['diff', now, old, '--fail-on-regression', '--format', 'json']);
     expect(fixed.code, fixed.stderr).to.equal(0);

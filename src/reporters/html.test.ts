@@ -61,6 +61,21 @@ describe('report.html', function () {
     expect(top).to.include('<a href="#failure-job-offers.unknown-id.get">').and.include('<code class="clause">ENVELOPE.MESSAGE</code>');
   });
 
+  it('groups the failures at the top by clause and finding, with the clause\'s level and each case\'s failing step', () => {
+    const many = copy(report);
+    const broken = caseOf(many, 'job-offers.unknown-id.get');
+    // Three cases with the one defect read as one group of three; a SHOULD case whose MUST clause broke is a MUST line.
+    many.cases.push({ ...structuredClone(broken), id: 'copy.one' }, { ...structuredClone(broken), id: 'copy.two', level: 'SHOULD' });
+    const out = htmlReport(many);
+    const top = out.slice(out.indexOf('<ol class="blockers"'), out.indexOf('</ol>', out.indexOf('<ol class="blockers"')));
+    const groups = top.split('<li>').slice(1);
+    const message = groups.filter((g) => g.includes('<code class="clause">ENVELOPE.MESSAGE</code>'));
+    expect(message).to.have.length(1);
+    expect(message[0]).to.match(/<span class="level">MUST<\/span> <code class="clause">ENVELOPE\.MESSAGE<\/code> — 3 cases: status 404: message is missing/);
+    expect(message[0]).to.include('<a href="#failure-copy.two"><code>copy.two</code></a> <span class="muted">step 2 GET /ats/job-offers/{id}</span>');
+    expect(top).to.not.include('>SHOULD<');
+  });
+
   it('lists every MUST case not judged with what would unlock it, as summary.toComplete says', () => {
     const section = (out: string): string => out.slice(out.indexOf('<section id="not-judged">'), out.indexOf('</section>', out.indexOf('<section id="not-judged">')));
     const shown = section(html);

@@ -5,6 +5,8 @@
 // opened, which keeps a full run's page light. The page loads nothing (a Content-Security-Policy forbids it).
 import { createHash } from 'node:crypto';
 import type { InterpretationProfile } from '../core/report.js';
+import { failureGroups, type FailureGroup } from '../core/failures.js';
+import { residueSummary } from '../core/residue.js';
 import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
@@ -188,19 +190,27 @@ ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 </header>`;
 }
 
-/** How many failures the top of the page lists in one line each before pointing at the rest. */
+/** How many groups of failures the top of the page lists before pointing at the rest, and cases per group. */
 const TOP_LINES = 12;
+const TOP_CASES = 4;
 
-/** One line per failure under the verdict, each a link to its evidence: what to fix first, on the first screen. */
+/**
+ * The failures under the verdict, grouped by the clause that broke and its finding (src/core/failures.ts, as the
+ * console groups them): the clause's level, how many cases, and the first cases as links to their evidence with the
+ * step that broke it. What to fix first, on the first screen.
+ */
 function blockers(failing: CaseResult[]): string {
-  const line = (c: CaseResult): string => {
-    const failed = c.assertions.filter((a) => !a.passed);
-    const first = failed.find((a) => a.level === 'MUST') ?? failed[0];
-    const more = new Set(failed.map((a) => a.clause)).size - 1;
-    return `<li><a href="#${esc(anchor('failure', c.id))}">${badge(shown(c))} <code>${esc(c.id)}</code></a> ${first ? `<code class="clause">${esc(first.clause)}</code>${more > 0 ? ` <span class="muted">+${more}</span>` : ''} ${esc(first.message)}` : esc(c.reason ?? '')}</li>`;
+  const groups = failureGroups(failing);
+  const word = { MUST: 'fail', SHOULD: 'warn', ERROR: 'error' } as const;
+  const line = (g: FailureGroup): string => {
+    const other = g.findings > 1 ? ` <span class="muted">(+${plural(g.findings - 1, 'other finding')})</span>` : '';
+    const cases = g.cases.slice(0, TOP_CASES).map((c) => `<a href="#${esc(anchor('failure', c.id))}"><code>${esc(c.id)}</code></a>${c.step ? ` <span class="muted">${esc(c.step)}</span>` : ''}`);
+    const rest = g.cases.length - TOP_CASES;
+    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${esc(g.finding)}${other}</div>`
+      + `<div class="group-cases">${cases.join(', ')}${rest > 0 ? `, <span class="muted">+${rest} more below</span>` : ''}</div></li>`;
   };
-  const rest = failing.length - TOP_LINES;
-  return `<ol class="blockers" aria-label="Failures, worst first">${failing.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more failure')} below</a></li>` : ''}</ol>`;
+  const rest = groups.length - TOP_LINES;
+  return `<ol class="blockers" aria-label="Failures by clause, worst first">${groups.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more group')} of failures below</a></li>` : ''}</ol>`;
 }
 
 /** The MUST cases not judged (summary.unjudgedMust), grouped by what would let them run (summary.toComplete). */
@@ -332,8 +342,8 @@ function filters(report: Report): string {
   return `<form id="filters" hidden aria-label="Filters">
 <fieldset><legend>Verdict</legend>${verdicts.map((v) => `<label class="chip"><input type="checkbox" name="verdict" value="${esc(v)}" checked>${badge(v)}<span class="n">${counts(v)}</span></label>`).join('')}</fieldset>
 <fieldset><legend>Level</legend>${levels.map((l) => `<label class="chip"><input type="checkbox" name="level" value="${esc(l)}" checked>${esc(l)}</label>`).join('')}</fieldset>
-<fieldset><legend>Tag</legend><select id="f-tag"><option value="">any</option>${tags.map((t) => `<option>${esc(t)}</option>`).join('')}</select></fieldset>
-<fieldset><legend>Endpoint</legend><select id="f-endpoint"><option value="">any</option>${operations().filter((o) => endpoints.has(o.endpoint)).map((o) => `<option value="${o.endpoint}">${o.endpoint} ${esc(o.method)} ${esc(o.path)}</option>`).join('')}</select></fieldset>
+<fieldset><legend>Tag</legend><select id="f-tag" aria-label="Tag"><option value="">any</option>${tags.map((t) => `<option>${esc(t)}</option>`).join('')}</select></fieldset>
+<fieldset><legend>Endpoint</legend><select id="f-endpoint" aria-label="Endpoint"><option value="">any</option>${operations().filter((o) => endpoints.has(o.endpoint)).map((o) => `<option value="${o.endpoint}">${o.endpoint} ${esc(o.method)} ${esc(o.path)}</option>`).join('')}</select></fieldset>
 <fieldset><input type="search" id="f-search" placeholder="id, title or clause" aria-label="Search"></fieldset>
 <fieldset><button type="button" id="f-problems">Problems only</button><button type="button" id="f-reset">Show all</button></fieldset>
 <span id="cell-filter" hidden>Cell: <span id="cell-text"></span> <button type="button" id="cell-clear" aria-label="Clear the cell filter">×</button></span>
@@ -471,7 +481,7 @@ const RESIDUE_INLINE = 50;
 function residue(report: Report): string {
   const list = report.residue;
   return `<section id="residue"><h2>Residue <span class="count">(${esc(list.length)})</span></h2>
-${list.length ? `<p class="lead">Records this run created and could not delete (the spec has no DELETE for them). Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
+${list.length ? `<p class="lead">Records this run created and left on the target: ${esc((report.residueSummary ?? residueSummary(list)).why)} The run deleted the others it created, where the spec has a DELETE. Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
 <details class="more"${list.length <= RESIDUE_INLINE ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
 ${list.length <= RESIDUE_INLINE ? `<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
 ${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${esc(e.reference ?? '')}</code></td><td>${esc(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}

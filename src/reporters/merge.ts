@@ -1,4 +1,5 @@
 // Merging the reports of shards (rdx run --shard i/n) into one report.
+import { residueSummary } from '../core/residue.js';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../core/results.js';
 import type { InterpretationProfile, MergedFrom, NotRun, RunReport } from '../core/report.js';
@@ -100,6 +101,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
     residue: reports.flatMap((r) => r.report.residue),
+    residueSummary: residueSummary(reports.flatMap((r) => r.report.residue)),
     ...transportOf(reports.map((r) => r.report.transport)),
     ...(baselines.length ? {
       baseline: {

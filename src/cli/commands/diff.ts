@@ -3,7 +3,7 @@
 // fails or errs that did not, a MUST case judged in the old run is unjudged or absent in the new one, the verdict got
 // worse, or (--fail-on should) a SHOULD case newly warns.
 import type { Argv } from 'yargs';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
 import { oneLine } from '../../reporters/console.js';
 import { escapeJsonForTerminal, escapeTerminal } from '../../core/terminal.js';
@@ -17,12 +17,13 @@ export function builder(y: Argv): Argv {
     .positional('old', { type: 'string', describe: 'The earlier run: report.json or bundle.tar.gz (e.g. the last green run of main)' })
     .positional('new', { type: 'string', describe: 'The later run: report.json or bundle.tar.gz' })
     .option('format', { type: 'string', choices: FORMATS, default: 'console', describe: 'What to print on stdout: console text, Markdown (pull-request comment, job summary) or JSON' })
-    .option('markdown', { type: 'string', describe: 'Also write the Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")' })
+    .option('markdown', { type: 'string', describe: 'Also write the Markdown to this file, replacing what it holds' })
+    .option('markdown-append', { type: 'string', describe: 'Also append the Markdown to this file, after what it holds (a CI job summary: "$GITHUB_STEP_SUMMARY")' })
     .option('json', { type: 'string', describe: 'Also write the JSON to this file' })
     .option('fail-on-regression', { type: 'boolean', describe: 'Exit 1 on a regression: a MUST case newly failing or erring, a MUST case judged before and now unjudged or absent, a worse verdict (a CI gate against the last green run)' })
     .option('fail-on', { choices: ['must', 'should'], describe: 'With "should", a SHOULD case that newly warns is a regression too (default: the new run\'s own --fail-on)' })
     .example('rdx diff main/report.json reports/latest/report.json', 'What changed since the run of main')
-    .example('rdx diff last-green.tar.gz reports/latest/bundle.tar.gz --markdown "$GITHUB_STEP_SUMMARY" --fail-on-regression', 'Gate a pull request, with the changes on the job page');
+    .example('rdx diff last-green.tar.gz reports/latest/bundle.tar.gz --markdown-append "$GITHUB_STEP_SUMMARY" --fail-on-regression', 'Gate a pull request, with the changes added to the job page');
 }
 
 export async function handler(argv: Record<string, unknown>): Promise<number> {
@@ -32,14 +33,17 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const failOn = argv['failOn'] === 'should' ? 'should' : argv['failOn'] === 'must' ? 'must' : undefined;
   const diff = diffReports(oldFile, readRun(oldFile), newFile, readRun(newFile), failOn ? { failOn } : {});
   const json = `${JSON.stringify(diff, null, 2)}\n`;
-  const write = (file: string, text: string): void => {
+  const write = (file: string, text: string, append = false): void => {
     try {
-      writeFileSync(file, text);
+      // Appended after a blank line, so the Markdown starts a block of its own below what an earlier step wrote.
+      if (append) appendFileSync(file, `\n${text}`);
+      else writeFileSync(file, text);
     } catch (error) {
       throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
   };
   if (typeof argv['markdown'] === 'string') write(argv['markdown'], diffMarkdown(diff));
+  if (typeof argv['markdownAppend'] === 'string') write(argv['markdownAppend'], diffMarkdown(diff), true);
   if (typeof argv['json'] === 'string') write(argv['json'], json);
   const format = String(argv['format'] ?? 'console');
   // Every field comes from the two files: nothing reaches a terminal raw. JSON keeps its value (\u escapes).

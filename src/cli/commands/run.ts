@@ -1,5 +1,6 @@
 // rdx run: the conformance suite against a base URL, or against the bundled simulator when none is given.
 import type { Argv } from 'yargs';
+import { residueLine, residueSummary } from '../../core/residue.js';
 import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { runConformance } from '../../engine/run.js';
 import { exitCodeOf } from '../../core/verdict.js';
@@ -130,7 +131,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   }
   const throttling = transportSummary(report.transport);
   if (throttling) say(throttling);
-  if (report.residue.length) say(`Residue: ${report.residue.length} record(s) created and not deleted (listed in report.json)`);
+  // A report from an older harness has no summary of its residue: derived from the ledger the same way.
+  if (report.residue.length) say(residueLine(report.residueSummary ?? residueSummary(report.residue)));
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true, ...(signWith ? { signWith } : {}) });
     say(`Reports: ${written.files.join(', ')}`);
