@@ -33,6 +33,7 @@ export const IMPLEMENTED: Readonly<Record<string, unknown>> = {
   DATE_FILTER_INCLUSIVITY: 'inclusive',
   NEXT_LINK_FORM: 'absolute',
   SORT_ORDER: 'creation',
+  REFERENCE_FILTER_CASE: 'exact',
   USERS_REPLACE: 'replace-all',
   EXPIRES_IN_UNIT: 'seconds',
   SCOPES_REFRESH: 'none',

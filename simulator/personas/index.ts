@@ -115,6 +115,9 @@ import { longTextTruncated } from './faults/long-text-truncated.js';
 import { statusFilterLoose } from './faults/status-filter-loose.js';
 import { textNormalized } from './faults/text-normalized.js';
 import { textTrimmed } from './faults/text-trimmed.js';
+import { dateTiesUnstable } from './faults/date-ties-unstable.js';
+import { usersPutAppends } from './faults/users-put-appends.js';
+import { caseInsensitiveReferences } from './variants/case-insensitive-references.js';
 import { shortTextLimit } from './variants/short-text-limit.js';
 
 export type { Persona } from './types.js';
@@ -192,6 +195,8 @@ const FAULTS: readonly Persona[] = [
   statusFilterLoose,
   textNormalized,
   textTrimmed,
+  dateTiesUnstable,
+  usersPutAppends,
 ];
 
 const VARIANTS: readonly Persona[] = [
@@ -239,6 +244,7 @@ const VARIANTS: readonly Persona[] = [
   rateLimited,
   rateLimitedHttpDate,
   shortTextLimit,
+  caseInsensitiveReferences,
 ];
 
 const PERSONAS: readonly Persona[] = [...VARIANTS, ...FAULTS];

@@ -208,6 +208,76 @@ describe('simulator personas', () => {
     });
   });
 
+  describe('the faults and the variant of ties, repeated PUT /users and letter case', () => {
+    /** Every activity of a walk of GET /jobboard/activities?job_offer_reference=REF, by count; bounded in pages. */
+    async function walkReference(t: Harness, reference: string): Promise<unknown[]> {
+      const counts: unknown[] = [];
+      let link: string | null | undefined = `${t.sim.baseUrl}/jobboard/activities?job_offer_reference=${encodeURIComponent(reference)}`;
+      for (let page = 0; link && page < 100; page++) {
+        const res = await t.client.get(new URL(link, t.sim.baseUrl).href);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        counts.push(...items(res).map((r) => r['count']));
+        link = res.body.meta?.next_link;
+      }
+      return counts;
+    }
+    /** 12 activities of one reference recorded on one day, counts 1 to 12. */
+    async function tiedActivities(t: Harness, reference: string): Promise<void> {
+      const body = Array.from({ length: 12 }, (_, i) => ({ job_offer_reference: reference, recorded_at: '2026-03-03', status: 'viewed', count: i + 1 }));
+      const res = await t.client.post('/jobboard/activities', body);
+      expect(res.status, JSON.stringify(res.body)).to.be.within(200, 299);
+    }
+
+    it('date-ties-unstable: a walk of 4-record pages over activities of one day repeats some and misses others; the plain simulator walks each once', async () => {
+      for (const [personas, exact] of [[[], true], [[personaByName('date-ties-unstable') as Persona], false]] as const) {
+        const t = await startTest({ personas: [...personas], pageSize: 4 });
+        try {
+          await tiedActivities(t, 'TIE-1');
+          const got = await walkReference(t, 'TIE-1');
+          expect(got, `${personas.length ? 'fault' : 'plain'}: one record a slot`).to.have.length(12);
+          expect([...new Set(got)].length === 12, `${personas.length ? 'fault' : 'plain'}: ${JSON.stringify(got)}`).to.equal(exact);
+        } finally {
+          await t.close();
+        }
+      }
+    });
+
+    it('case-insensitive-references: a filter on Ref-a also returns REF-A; the plain simulator does not', async () => {
+      for (const [personas, expected] of [[[], [1]], [[personaByName('case-insensitive-references') as Persona], [1, 2]]] as const) {
+        const t = await startTest({ personas: [...personas], pageSize: 1 });
+        try {
+          const res = await t.client.post('/jobboard/activities', [
+            { job_offer_reference: 'Ref-a', recorded_at: '2026-03-03', status: 'viewed', count: 1 },
+            { job_offer_reference: 'REF-A', recorded_at: '2026-03-04', status: 'viewed', count: 2 },
+          ]);
+          expect(res.status, JSON.stringify(res.body)).to.be.within(200, 299);
+          // Pages of one record: next_link carries the filter as sent, and the next page widens it again.
+          const got = await walkReference(t, 'Ref-a');
+          expect(got.sort()).to.deep.equal([...expected]);
+          expect(await walkReference(t, 'ref-A'), 'the exact reference matches nothing of its own').to.deep.equal(personas.length ? [1, 2] : []);
+        } finally {
+          await t.close();
+        }
+      }
+    });
+
+    it('users-put-appends: the same users sent twice are listed twice; the plain simulator lists them once', async () => {
+      const users = [{ mail: 'ada@example.test', first_name: 'Ada' }, { mail: 'alan@example.test', first_name: 'Alan' }];
+      for (const [personas, copies] of [[[], 1], [[personaByName('users-put-appends') as Persona], 2]] as const) {
+        const t = await startTest({ personas: [...personas] });
+        try {
+          const first = await t.client.put('/users', users);
+          expect(first.status, JSON.stringify(first.body)).to.equal(200);
+          const second = await t.client.put('/users', users);
+          const mails = (second.body.data as { mail: string }[][]).flat().map((u) => u.mail);
+          expect(mails.filter((m) => m === 'ada@example.test'), JSON.stringify(mails)).to.have.length(copies);
+        } finally {
+          await t.close();
+        }
+      }
+    });
+  });
+
   describe('pagination faults and variants walk as described', () => {
     /** Every record of a walk of GET /jobboard/activities?status=viewed, by id; bounded in pages. */
     async function walk(t: Harness): Promise<unknown[]> {

@@ -34,6 +34,28 @@ export const usersNested = defineCheck({
   },
 });
 
+/** The users of a PUT /users answer's data, one level of nesting taken off (a flat list is read as it is). */
+function usersOf(data: unknown): unknown[] {
+  return Array.isArray(data) ? data.flatMap((group) => (Array.isArray(group) ? group : [group])) : [];
+}
+
+export const usersNotRepeated = defineCheck({
+  id: 'users-not-repeated',
+  description: 'The answer to a PUT /users sent a second time with the same array lists none of its users (by `field`, mail by default) at least twice and more often than `before`, the data of the first answer.',
+  clauses: ['WRITE.USERS_REPLACE'],
+  run: ({ exchange, args }) => {
+    const field = typeof args['field'] === 'string' ? args['field'] : 'mail';
+    const values = Array.isArray(args['values']) ? args['values'] : [];
+    // Which users the data lists is open (USERS_REPLACE): counted against the first answer, a user listed twice by
+    // the way the data is grouped, or one that moved to another page, is no second copy.
+    const count = (data: unknown, value: unknown): number => usersOf(data).filter((u) => readPath(u, field) === value).length;
+    const data = bodyObject(exchange)?.['data'];
+    const repeated = values.map((v) => ({ v, now: count(data, v), before: count(args['before'], v) })).filter((x) => x.now >= 2 && x.now > x.before);
+    return [judge('WRITE.USERS_REPLACE', repeated.length === 0, `none of the ${values.length} user(s) listed more often than after the first PUT`,
+      `the same array sent again added copies: ${repeated.slice(0, 3).map((x) => `${field} ${show(x.v, 60)} listed ${x.now} times (${x.before} after the first PUT)`).join('; ')}`)];
+  },
+});
+
 /** Records of the answer's data at any status (PUT /users nests them); [] without data. */
 function dataRecords(exchange: Parameters<typeof bodyObject>[0]): unknown[] {
   const data = bodyObject(exchange)?.['data'];

@@ -189,13 +189,6 @@ describe('templates', () => {
     expect(() => resolve({ $json: value, break: 'gently' }, {}, gen())).to.throw(TemplateError, /break gently/);
   });
 
-  it('finds the one record that matches, and refuses none or several', () => {
-    const vars = { created: [{ id: 1, ref: 'a' }, { id: 2, ref: 'b' }, { id: 3, ref: 'b' }] };
-    expect(resolve({ $find: '${created}', where: { ref: 'a' }, field: 'id' }, vars, gen())).to.equal(1);
-    expect(() => resolve({ $find: '${created}', where: { ref: 'b' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /2 record/);
-    expect(() => resolve({ $find: '${created}', where: { ref: 'c' }, field: 'id' }, vars, gen())).to.throw(TemplateError, /0 record/);
-  });
-
   it('makes boundary text from the seeded faker: the same seed the same text, long text exactly as long as asked', () => {
     const text = (seed: number, kind: string, length?: number): string => resolve({ $text: kind, ...(length ? { length } : {}) }, {}, { ...gen(), faker: createFaker(seed) }) as string;
     expect(text(7, 'scripts')).to.equal(text(7, 'scripts'));

@@ -113,15 +113,6 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
   }
   // {$base64: "id:secret"}: e.g. valid Basic credentials, to see that a Bearer-only API refuses them.
   if ('$base64' in obj) return Buffer.from(String(resolved('$base64')), 'utf8').toString('base64');
-  if ('$find' in obj) {
-    // {$find: "${created}", where: {field: value}, field: id}: a field of the one record of a list that matches,
-    // e.g. the id a batch answer gave the record made from one item (data has no documented order).
-    const list = resolved('$find');
-    const where = (resolved('where') ?? {}) as Record<string, unknown>;
-    const found = Array.isArray(list) ? list.filter((r) => Object.entries(where).every(([k, v]) => readPath(r, k) === v)) : [];
-    if (found.length !== 1) throw new TemplateError(`$find: ${found.length} record(s) match ${JSON.stringify(where)}, not one`);
-    return readPath(found[0], String(obj['field']));
-  }
   if ('$pick' in obj) {
     // {$pick: "${records}", field: reference}: the field of every item of a list.
     const list = resolved('$pick');

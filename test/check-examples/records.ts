@@ -14,6 +14,10 @@ export const examples: Examples = {
     { verdict: 'pass', title: 'PUT /users answers data as an array of arrays of users.', operationId: 'replaceUsers', answer: { status: 200, body: ok([[user]]) } },
     { verdict: 'fail', title: 'PUT /users answers a flat array of users.', operationId: 'replaceUsers', answer: { status: 200, body: ok([user]) } },
   ],
+  'users-not-repeated': [
+    { verdict: 'pass', title: 'The second identical PUT lists each user once, as the first did.', operationId: 'replaceUsers', args: { values: [user.mail], before: [[user]] }, answer: { status: 200, body: ok([[user]]) } },
+    { verdict: 'fail', title: 'The second identical PUT lists the user twice: the array was added, not replaced.', operationId: 'replaceUsers', args: { values: [user.mail], before: [[user]] }, answer: { status: 200, body: ok([[user, user]]) } },
+  ],
   'ats-no-id': [
     { verdict: 'pass', title: 'An ATS job offer without an id member.', operationId: 'getJobOffer', answer: { status: 200, body: ok([offer]) } },
     { verdict: 'fail', title: 'An ATS job offer that carries an id.', operationId: 'getJobOffer', answer: { status: 200, body: ok([{ ...offer, id: 7 }]) } },
