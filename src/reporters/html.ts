@@ -5,11 +5,12 @@
 // opened, which keeps a full run's page light. The page loads nothing (a Content-Security-Policy forbids it).
 import { createHash } from 'node:crypto';
 import type { InterpretationProfile } from '../core/report.js';
-import { failureGroups, type FailureGroup } from '../core/failures.js';
 import { residueSummary } from '../core/residue.js';
 import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
+import { blockers } from './html-failures.js';
+import { LABEL, MEANING, anchor, badge, esc, plural } from './html-text.js';
 import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
 import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
@@ -19,35 +20,16 @@ import { transportSummary } from './transport.js';
 
 /** The verdicts as the page shows them; a baselined failure is a "known failure". */
 const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
-const LABEL: Record<string, string> = {
-  fail: 'fail', error: 'error', warn: 'warn', 'known-failure': 'known', skip: 'skip', pass: 'pass', observed: 'observed',
-};
-const MEANING: Record<string, string> = {
-  fail: 'a MUST clause is broken',
-  error: 'the target gave no answer: the case could not be judged',
-  warn: 'only SHOULD clauses are broken',
-  'known-failure': 'a failure listed in the baseline: reported, not counted',
-  skip: 'not judged; the reason says why',
-  pass: 'every clause judged held',
-  observed: 'an open point of the spec: what the implementation does is recorded',
-};
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 /** The matrix column of OBSERVE cases: open points have no clause family. */
 const OPEN = 'open-points';
 /** A matrix cell's count of passes is a tick; the other verdicts keep their word. */
 const CELL_WORD: Record<string, string> = { ...LABEL, pass: '✓' };
 
-const esc = (value: unknown): string =>
-  String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-
 const shown = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 const rank = (v: string): number => VERDICT_RANK[v] ?? -1;
 const worst = (vs: string[]): string => vs.reduce((a, b) => (rank(b) > rank(a) ? b : a));
-const badge = (v: string): string => `<span class="badge v-${esc(v)}" title="${esc(MEANING[v] ?? v)}">${esc(LABEL[v] ?? v)}</span>`;
-const anchor = (prefix: string, id: string): string => `${prefix}-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
-// n is escaped too: a count may come from a report file that was crafted (baseline.entries: "<meta …>").
-const plural = (n: number, one: string, many = `${one}s`): string => `${esc(n)} ${n === 1 ? one : many}`;
 
 interface SpecIndex {
   clause: Map<string, Clause>;
@@ -188,29 +170,6 @@ ${failures ? blockers(failing) : ''}
 ${notes.map((n) => `<p class="warning">${n}</p>`).join('\n')}
 <nav class="toc"><a href="#failures">Failures (${esc(failures)})</a><a href="#not-judged">Not judged (${esc(unjudged)})</a><a href="#matrix">Endpoints × clause families</a><a href="#profile">Implementation profile</a><a href="#counts">Counts</a><a href="#cases">All cases (${esc(s.total)})</a><a href="#residue">Residue (${esc(report.residue.length)})</a><a href="#known">Known failures (${esc(s.byVerdict['known-failure'] ?? 0)})</a></nav>
 </header>`;
-}
-
-/** How many groups of failures the top of the page lists before pointing at the rest, and cases per group. */
-const TOP_LINES = 12;
-const TOP_CASES = 4;
-
-/**
- * The failures under the verdict, grouped by the clause that broke and its finding (src/core/failures.ts, as the
- * console groups them): the clause's level, how many cases, and the first cases as links to their evidence with the
- * step that broke it. What to fix first, on the first screen.
- */
-function blockers(failing: CaseResult[]): string {
-  const groups = failureGroups(failing);
-  const word = { MUST: 'fail', SHOULD: 'warn', ERROR: 'error' } as const;
-  const line = (g: FailureGroup): string => {
-    const other = g.findings > 1 ? ` <span class="muted">(+${plural(g.findings - 1, 'other finding')})</span>` : '';
-    const cases = g.cases.slice(0, TOP_CASES).map((c) => `<a href="#${esc(anchor('failure', c.id))}"><code>${esc(c.id)}</code></a>${c.step ? ` <span class="muted">${esc(c.step)}</span>` : ''}`);
-    const rest = g.cases.length - TOP_CASES;
-    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${esc(g.finding)}${other}</div>`
-      + `<div class="group-cases">${cases.join(', ')}${rest > 0 ? `, <span class="muted">+${rest} more below</span>` : ''}</div></li>`;
-  };
-  const rest = groups.length - TOP_LINES;
-  return `<ol class="blockers" aria-label="Failures by clause, worst first">${groups.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more group')} of failures below</a></li>` : ''}</ol>`;
 }
 
 /** The MUST cases not judged (summary.unjudgedMust), grouped by what would let them run (summary.toComplete). */

@@ -36,21 +36,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     if (twice) throw new UsageError(`cannot merge: ${file} and ${twice} are the same run (${report.run.id}); give each report once`);
     runs.set(report.run.id, file);
   }
-  for (const { file, report } of rest) {
-    if (report.spec.hash !== base.spec.hash) {
-      throw new UsageError(`cannot merge: ${file} was judged against spec ${report.spec.hash.slice(0, 12)}, ${first.file} against spec ${base.spec.hash.slice(0, 12)}; merge only reports of the same spec`);
-    }
-    if (report.harness.version !== base.harness.version) {
-      throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`);
-    }
-    if (report.summary.failOn !== base.summary.failOn) {
-      throw new UsageError(`cannot merge: ${file} was run with --fail-on ${report.summary.failOn}, ${first.file} with --fail-on ${base.summary.failOn}; one verdict needs one rule for what fails it`);
-    }
-    const embedded = report.run.target.embedded && base.run.target.embedded;
-    if (!embedded && report.run.target.baseUrl !== base.run.target.baseUrl) {
-      throw new UsageError(`cannot merge: ${file} judged ${report.run.target.baseUrl}, ${first.file} judged ${base.run.target.baseUrl}; merge only reports of one target`);
-    }
-  }
+  refuseUnlike(first, rest);
 
   const cases = new Map<string, CaseResult>();
   for (const { report } of reports) {
@@ -76,6 +62,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     ...(shardOf(report) ? { shard: shardOf(report) } : {}),
   }]);
   const missingShards = missing(from);
+  const residue = reports.flatMap((r) => r.report.residue);
   // What each run knew it left out (other shards, filters) stays unjudged unless another run judged it; the
   // cases of a missing shard are found by planning it.
   const notRun: NotRun[] = [
@@ -100,8 +87,8 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     latency: latencyOf(merged, base.run.target.baseUrl, (base.run.options['profile'] as { tokenUrl?: string } | undefined)?.tokenUrl),
     implementationProfile: mergeProfiles(reports.map((r) => r.report.implementationProfile)),
     // Every run tags what it creates with its own run tag, so the ledgers of different runs never overlap.
-    residue: reports.flatMap((r) => r.report.residue),
-    residueSummary: residueSummary(reports.flatMap((r) => r.report.residue)),
+    residue,
+    residueSummary: residueSummary(residue),
     ...transportOf(reports.map((r) => r.report.transport)),
     ...(baselines.length ? {
       baseline: {
@@ -115,6 +102,26 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
     mergedFrom: from,
     ...(missingShards.length ? { missingShards } : {}),
   };
+}
+
+/** Reports that cannot make one verdict together: another spec, harness version, --fail-on rule or target. */
+function refuseUnlike(first: { file: string; report: Report }, rest: { file: string; report: Report }[]): void {
+  const base = first.report;
+  for (const { file, report } of rest) {
+    if (report.spec.hash !== base.spec.hash) {
+      throw new UsageError(`cannot merge: ${file} was judged against spec ${report.spec.hash.slice(0, 12)}, ${first.file} against spec ${base.spec.hash.slice(0, 12)}; merge only reports of the same spec`);
+    }
+    if (report.harness.version !== base.harness.version) {
+      throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`);
+    }
+    if (report.summary.failOn !== base.summary.failOn) {
+      throw new UsageError(`cannot merge: ${file} was run with --fail-on ${report.summary.failOn}, ${first.file} with --fail-on ${base.summary.failOn}; one verdict needs one rule for what fails it`);
+    }
+    const embedded = report.run.target.embedded && base.run.target.embedded;
+    if (!embedded && report.run.target.baseUrl !== base.run.target.baseUrl) {
+      throw new UsageError(`cannot merge: ${file} judged ${report.run.target.baseUrl}, ${first.file} judged ${base.run.target.baseUrl}; merge only reports of one target`);
+    }
+  }
 }
 
 /** The shards "i/n" of a sharded run that none of the merged reports is. */

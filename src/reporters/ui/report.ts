@@ -43,7 +43,11 @@ function headersTable(headers: [string, string][] | undefined): HTMLElement | nu
 
 function bodyNode(text: string | undefined): HTMLElement | null {
   if (text === undefined) return null;
-  return text === '' ? el('p', 'muted', '(empty body)') : el('pre', 'body', text);
+  if (text === '') return el('p', 'muted', '(empty body)');
+  // A long body scrolls inside its box: focusable, so a keyboard can scroll it too (axe: scrollable-region-focusable).
+  const pre = el('pre', 'body', text);
+  pre.tabIndex = 0;
+  return pre;
 }
 
 function copyButton(button: HTMLButtonElement): void {

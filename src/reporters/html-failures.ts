@@ -1,0 +1,27 @@
+// The top of report.html: its failures grouped by the clause that broke and its finding, worst first.
+import { failureGroups, type FailureGroup } from '../core/failures.js';
+import type { CaseResult } from '../core/results.js';
+import { anchor, badge, esc, plural } from './html-text.js';
+
+/** How many groups of failures the top of the page lists before pointing at the rest, and cases per group. */
+const TOP_LINES = 12;
+const TOP_CASES = 4;
+
+/**
+ * The failures under the verdict, grouped by the clause that broke and its finding (src/core/failures.ts, as the
+ * console groups them): the clause's level, how many cases, and the first cases as links to their evidence with the
+ * step that broke it. What to fix first, on the first screen.
+ */
+export function blockers(failing: CaseResult[]): string {
+  const groups = failureGroups(failing);
+  const word = { MUST: 'fail', SHOULD: 'warn', ERROR: 'error' } as const;
+  const line = (g: FailureGroup): string => {
+    const other = g.findings > 1 ? ` <span class="muted">(+${plural(g.findings - 1, 'other finding')})</span>` : '';
+    const cases = g.cases.slice(0, TOP_CASES).map((c) => `<a href="#${esc(anchor('failure', c.id))}"><code>${esc(c.id)}</code></a>${c.step ? ` <span class="muted">${esc(c.step)}</span>` : ''}`);
+    const rest = g.cases.length - TOP_CASES;
+    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${esc(g.finding)}${other}</div>`
+      + `<div class="group-cases">${cases.join(', ')}${rest > 0 ? `, <span class="muted">+${rest} more below</span>` : ''}</div></li>`;
+  };
+  const rest = groups.length - TOP_LINES;
+  return `<ol class="blockers" aria-label="Failures by clause, worst first">${groups.slice(0, TOP_LINES).map(line).join('')}${rest > 0 ? `<li class="more"><a href="#failures">and ${plural(rest, 'more group')} of failures below</a></li>` : ''}</ol>`;
+}
