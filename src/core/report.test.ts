@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { CaseResult } from './results.js';
-import { jsonScan, MAX_REPORT_PARSED_BYTES, MAX_SHARDS, parseReport, readReportFile, reportProblem, type RunReport } from './report.js';
+import { jsonScan } from './json-scan.js';
+import { MAX_REPORT_PARSED_BYTES, MAX_SHARDS, parseReport, readReportFile, reportProblem, type RunReport } from './report.js';
 import { summarise } from './verdict.js';
 
 /** A small report of this format that every reader accepts; tests break one field of it at a time. */

@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ResidueSummary } from './residue.js';
 import type { CaseResult, Observation, ResidueEntry, Unlock } from './results.js';
+import { jsonScan } from './json-scan.js';
 
 export type { ResidueSummary } from './residue.js';
 
@@ -168,31 +169,6 @@ export const MAX_REPORT_DEPTH = 1_100;
 export const MAX_SHARDS = 1_000;
 /** How many problems one refusal lists. */
 const MAX_PROBLEMS = 5;
-
-/**
- * What a JSON text takes once parsed, and how deep it nests, in one scan without parsing it: V8 gives an object
- * about 64 bytes, an array 40, each value or member 16 more, a string up to twice its length.
- */
-export function jsonScan(text: string): { depth: number; weight: number } {
-  let depth = 0;
-  let deepest = 0;
-  let containers = 0;
-  let members = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      containers++;
-      if (++depth > deepest) deepest = depth;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-    else if (c === 0x2c || c === 0x3a) members++;
-  }
-  return { depth: deepest, weight: 2 * text.length + 64 * containers + 16 * members };
-}
 
 /**
  * A small schema language for the report's shape: what every reader relies on is checked (types, enums, bounds),

@@ -1,13 +1,14 @@
 // The report's memory budget: every exchange a case records is masked, and kept parsed and whole only while the run
 // can afford it. One budget per run, shared by every case.
 import { bodyObject } from '../checks/registry.js';
+import { jsonScan } from '../core/json-scan.js';
 import type { Exchange } from '../core/results.js';
 import type { HttpClient } from '../http/client.js';
 import type { Secrets } from '../http/redact.js';
 
 /**
  * Memory bounds against a target that answers huge or object-heavy bodies (each is already capped by
- * maxResponseBytes), in bytes as parsed (parsedWeight: 60 KB of empty objects take 1.3 MB parsed): once a step is
+ * maxResponseBytes), in bytes as parsed (jsonScan: 60 KB of empty objects take 1.3 MB parsed): once a step is
  * judged, the report keeps a body parsed and whole only while the run has kept under KEPT_BYTES in all and the body
  * is under KEPT_ONE, else its text, cut to its first KEPT_CUT characters when longer. A full run against the
  * simulator keeps about 1 MiB, so none of this touches a normal report.
@@ -54,7 +55,7 @@ export class ReportBudget {
     const { secrets } = this;
     const res = ex.response;
     const size = res?.body.length ?? 0;
-    const weight = !res ? 0 : size > KEPT_ONE ? Infinity : res.json === undefined ? 2 * size : parsedWeight(res.body);
+    const weight = !res ? 0 : size > KEPT_ONE ? Infinity : res.json === undefined ? 2 * size : jsonScan(res.body).weight;
     if (weight <= KEPT_ONE && this.kept + weight <= KEPT_BYTES) {
       this.kept += weight;
       return secrets.redact(ex);
@@ -65,27 +66,6 @@ export class ReportBudget {
     (cut.response as NonNullable<Exchange['response']>).bodyProblem = res.bodyProblem ? `${res.bodyProblem}; ${note}` : note;
     return cut;
   }
-}
-
-/**
- * About how many bytes a JSON text takes once parsed, counted in one scan without parsing it: V8 gives an object
- * about 64 bytes, an array 40, each value or member 16 more, and a string up to twice its length. 20,000 empty
- * objects (60 KB of text) weigh 1.7 MB here and take 1.3 MB parsed.
- */
-export function parsedWeight(text: string): number {
-  let containers = 0;
-  let members = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) containers++;
-    else if (c === 0x2c || c === 0x3a) members++;
-  }
-  return 2 * text.length + 64 * containers + 16 * members;
 }
 
 /** The access token a response hands out, read from the parsed body or, failing that, from the text. */

@@ -2,6 +2,7 @@
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { jsonScan } from '../core/json-scan.js';
 import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 import { ACCEPT_ENCODING, codingsOf, decodeBody, unlabelledCoding } from './decode.js';
@@ -382,27 +383,10 @@ function notResent(exchange: Exchange, method: string, retries: number): Exchang
  */
 export const MAX_JSON_DEPTH = 1_000;
 
-/** Whether the JSON text nests arrays and objects deeper than `limit`, strings skipped; one linear scan. */
-function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
-}
-
 /** The body as JSON; `unlabelled` names the compression its bytes look like when no Content-Encoding said so. */
 function parseJson(text: string, unlabelled?: string): { json: unknown } | { problem?: string } {
   if (text.length === 0) return { problem: 'the body is empty' };
-  if (nestsDeeper(text, MAX_JSON_DEPTH)) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
+  if (jsonScan(text).depth > MAX_JSON_DEPTH) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
   try {
     return { json: JSON.parse(text) };
   } catch (error) {
