@@ -1,6 +1,6 @@
 // docs/checks.md, generated from the registry and the checks' examples (run each example, print what it judged).
 //   npm run docs:checks    rewrites docs/checks.md (a test fails while it is stale)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, packageRoot } from '../../src/spec/index.js';
@@ -19,6 +19,34 @@ export function judge(checkId: string, example: CheckExample): Judgement[] {
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/**
+ * The negative probes' families with their controls, and the generators that make a case's data, as the case
+ * format's home (suites/README.md) states them: copied, so a reader of the checks finds what each refusal is
+ * proved against, and the two never disagree.
+ */
+function probesAndGenerators(): string[] {
+  const readme = readFileSync(join(packageRoot, 'suites', 'README.md'), 'utf8').split('\n');
+  const from = (start: (l: string) => boolean, end: (l: string) => boolean): string[] => {
+    const i = readme.findIndex(start);
+    if (i < 0) throw new Error('rdx: suites/README.md lost the part docs/checks.md copies (the controls table or the generators)');
+    const j = readme.findIndex((l, k) => k > i && end(l));
+    return readme.slice(i, j < 0 ? undefined : j);
+  };
+  return [
+    '## Negative probes, their controls, and the generators',
+    '',
+    'A refusal proves a rule only against a control: the same request minus the one difference, which must succeed.',
+    'Each family of negative probes, its control and what is read back (from [suites/README.md](../suites/README.md)):',
+    '',
+    ...from((l) => l.startsWith('| family | the probe |'), (l) => l.trim() === ''),
+    '',
+    'The generators a case\'s data comes from (the same source):',
+    '',
+    ...from((l) => l.startsWith('- `${name.path}`'), (l) => l.startsWith('#')).filter((l, i, all) => !(l.trim() === '' && i === all.length - 1)),
+    '',
+  ];
+}
+
 export function checksMarkdown(): string {
   const examples = new Map(Object.entries(examplesByFile).flatMap(([file, byCheck]) => Object.entries(byCheck).map(([id, list]) => [id, { file, list }] as const)));
   const lines = [
@@ -36,6 +64,7 @@ export function checksMarkdown(): string {
     '| --- | --- | --- |',
     ...allChecks().map((c) => `| [\`${c.id}\`](#${c.id}) | ${c.clauses.join(', ')} | ${c.global ? 'yes' : ''} |`),
     '',
+    ...probesAndGenerators(),
   ];
   for (const check of allChecks()) {
     const found = examples.get(check.id);

@@ -17,8 +17,8 @@ const exec = (command: string, args: string[], options: { cwd: string; env?: Rec
   runProgram(command, args, { ...options, limitMs: options.limitMs ?? RUN_LIMIT_MS });
 
 /** `rdx simulate` from the install, on a free loopback port, until stop(). */
-async function simulate(bin: string, cwd: string): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+async function simulate(bin: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const limit = setTimeout(() => reject(new Error(`rdx simulate did not start:\n${out}`)), 60_000);
@@ -169,6 +169,87 @@ describe('the packed package, installed with --omit=dev', function () {
       expect(card?.verdict, JSON.stringify(run)).to.equal('CONFORMANT');
       expect(card?.unjudgedMust, JSON.stringify(run)).to.equal(0);
       expect(card?.total).to.be.above(200);
+    });
+  });
+
+  // README steps 2-6 as a vendor with hidden ids follows them: init, a first run that says what it lacks, the profile
+  // filled in with id logs and fixtures, a signed bundle, verify, diff, badge. The time from `rdx init` to a verified
+  // bundle is printed (a measurement, never asserted).
+  describe("the README's vendor path against an implementation whose ids are hidden", () => {
+    let sim: Awaited<ReturnType<typeof simulate>>;
+    let dir: string;
+    let logs: string;
+
+    before(async () => {
+      dir = mkdtempSync(join(installed.project, 'vendor-'));
+      logs = mkdtempSync(join(installed.project, 'id-logs-'));
+      sim = await simulate(installed.bin, dir, ['--variant', 'message-only-with-id-logs'], { RDX_SIM_ID_LOG_DIR: logs });
+    });
+
+    after(async () => sim?.stop());
+
+    it('goes from rdx init to a verified signed bundle, a diff and a badge', async () => {
+      const started = Date.now();
+      const step = (what: string): void => console.log(`      ${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
+      const env = { RDX_CLIENT_SECRET: DEMO_CLIENT.secret };
+      const rdx = (...args: string[]): Promise<Outcome> => exec(installed.bin, args, { cwd: dir, env });
+
+      const init = await rdx('init');
+      expect(init.code, init.stderr).to.equal(0);
+      const written = readFileSync(join(dir, 'rdx.config.yaml'), 'utf8');
+      for (const key of ['atsJobOffer', 'applicationStep', 'jobboardActivity', 'jobboardJobOffer']) expect(written, `rdx init writes idSources.${key}`).to.include(key);
+      step('rdx init');
+
+      // The first run, with nothing but the base URL and credentials: not certifiable, and it says what would unlock it.
+      writeFileSync(join(dir, 'empty.json'), '{}');
+      const first = await rdx('run', '--base-url', sim.baseUrl, '--client-id', DEMO_CLIENT.id, '--config', join(dir, 'empty.json'), '-R', 'dot', '--report-dir', join(dir, 'first'));
+      expect(first.code, first.stderr).to.equal(4);
+      const before = latestReport(join(dir, 'first'));
+      expect(verdictOf(before)).to.equal('INCOMPLETE');
+      expect(JSON.stringify(before.summary)).to.include('idSources');
+      step(`first run: INCOMPLETE, exit ${first.code}`);
+
+      // The profile a vendor fills in: its id logs (one per resource, as the variant writes them), the number of one of
+      // its ATS job offers (this variant numbers them in creation order) and an expired token.
+      const pid = String(sim.child.pid);
+      const file = (name: string): { file: string } => ({ file: join(logs, `rdx-simulator-${name}-ids-${pid}.jsonl`) });
+      const expired = await json(`${sim.baseUrl}/__admin/expired-token`, { method: 'POST', headers: { 'x-rdx-admin': '1' } });
+      const profile = join(dir, 'rdx.config.json');
+      writeFileSync(profile, JSON.stringify({
+        baseUrl: sim.baseUrl,
+        declared: { batchVariant: 'message-only', atsJobOfferId: 'fixtures' },
+        fixtures: { expiredToken: expired.body.data?.[0]?.['access_token'], atsJobOfferIds: ['1'] },
+        idSources: {
+          atsJobOffer: file('ats-job-offer'), applicationStep: file('application-step'),
+          jobboardActivity: file('jobboard-activity'), jobboardJobOffer: file('jobboard-job-offer'),
+        },
+      }));
+      const keygen = await rdx('keygen', '--out', join(dir, 'rdx-signing-key.pem'));
+      expect(keygen.code, keygen.stderr).to.equal(0);
+      const second = await rdx('run', '--config', profile, '--client-id', DEMO_CLIENT.id, '--allow-irreversible', '--bundle', '--sign-key', join(dir, 'rdx-signing-key.pem'),
+        '-R', 'dot', '--report-dir', join(dir, 'reports'));
+      expect(second.code, `${second.stdout}\n${second.stderr}`).to.equal(0);
+      const after = latestReport(join(dir, 'reports'));
+      expect(verdictOf(after), JSON.stringify(after.summary)).to.equal('CONFORMANT');
+      expect(after.summary.byLevel['MUST']?.['skip'] ?? 0, JSON.stringify(after.summary.byLevel)).to.equal(0);
+      step('second run: CONFORMANT, signed bundle written');
+
+      const bundle = join(dir, 'reports', 'latest', 'bundle.tar.gz');
+      const verified = await rdx('verify', bundle, '--public-key', join(dir, 'rdx-signing-key.pem.pub'));
+      expect(verified.code, `${verified.stdout}\n${verified.stderr}`).to.equal(0);
+      step('rdx verify --public-key: exit 0 (time from rdx init to a verified bundle)');
+      // Without the key it can only say the bundle agrees with itself (exit 5).
+      expect((await rdx('verify', bundle)).code).to.equal(5);
+
+      const firstReport = join(dir, 'first', 'latest', 'report.json');
+      const latest = join(dir, 'reports', 'latest', 'report.json');
+      const diff = await rdx('diff', firstReport, latest);
+      expect(diff.code, `${diff.stdout}\n${diff.stderr}`).to.equal(0);
+      expect(diff.stdout).to.match(/INCOMPLETE/).and.match(/CONFORMANT/);
+      const badge = await rdx('badge', bundle, '--public-key', join(dir, 'rdx-signing-key.pem.pub'), '--out', join(dir, 'badge.svg'));
+      expect(badge.code, `${badge.stdout}\n${badge.stderr}`).to.equal(0);
+      expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).to.match(/^<svg/).and.include('CONFORMANT');
+      step('rdx diff and rdx badge');
     });
   });
 
