@@ -1,18 +1,5 @@
-import { errorReply } from '../../envelope.js';
-import { HANDLERS } from '../../handlers/index.js';
-import { dataRecords, requestUrl, setNextLink } from '../support.js';
-import type { Persona, RequestContext, SimResponse } from '../types.js';
-
-/** Records one list answer may gather before it is paged; beyond it the oldest are not reachable. */
-const MAX_RECORDS = 100_000;
-const PAGE = /^[1-9][0-9]{0,5}$/;
-
-/** Every record the list's filters match, oldest first, from the simulator's own list handler. */
-function allMatching(ctx: RequestContext, query: URLSearchParams): SimResponse {
-  const handler = HANDLERS[ctx.operation?.operationId ?? ''];
-  if (!handler) throw new Error('rdx simulator: no list handler');
-  return handler({ ...ctx, query, options: { ...ctx.options, pageSize: MAX_RECORDS } });
-}
+import { pagedByNumber } from '../paged-by-number.js';
+import type { Persona } from '../types.js';
 
 export const newestFirst: Persona = {
   name: 'newest-first',
@@ -21,22 +8,7 @@ export const newestFirst: Persona = {
   interprets: ['SORT_ORDER', 'NEXT_LINK_FORM'],
   hooks: {
     beforeHandler(ctx) {
-      if (ctx.operation?.kind !== 'list') return;
-      const pageText = ctx.query.get('page') ?? '1';
-      if (!PAGE.test(pageText)) return errorReply('validation', 'The query parameter page must be a page number from 1.');
-      const page = Number(pageText);
-      const filters = new URLSearchParams(ctx.query);
-      filters.delete('page');
-      const all = allMatching(ctx, filters);
-      if (all.status >= 300) return all;
-      const records = dataRecords(all).reverse();
-      const size = ctx.options.pageSize;
-      const slice = records.slice((page - 1) * size, page * size);
-      const next = new URLSearchParams(filters);
-      next.set('page', String(page + 1));
-      const res: SimResponse = { ...all, body: { message: `${slice.length} record(s) on page ${page}.`, data: slice } };
-      setNextLink(res, page * size < records.length ? requestUrl(ctx, next) : null);
-      return res;
+      return pagedByNumber(ctx, (records) => records.reverse());
     },
   },
 };
