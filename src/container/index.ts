@@ -392,6 +392,9 @@ export async function withContainer<T>(target: ContainerTarget, profile: Profile
     if (interrupted) await new Promise<never>(() => undefined);
     throw error;
   } finally {
+    // Stopped by the signal, the run ends too, maybe before the container is gone: the signal handler exits once it
+    // is removed, so returning here (and exiting) would leave it behind.
+    if (interrupted) await new Promise<never>(() => undefined);
     if (!interrupted) {
       const id = session.id;
       const clean = await session.remove();
