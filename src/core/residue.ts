@@ -13,11 +13,15 @@ export interface ResidueSummary {
   why: string;
 }
 
+/** The resources a client can delete by {id} alone, with the path template of that DELETE (the run's sweep uses it). */
+export function deletableById(): Map<string, string> {
+  return new Map(operations().filter((op) => op.method === 'DELETE' && /^[^{]*\{id\}$/.test(op.path)).map((op) => [op.resource, op.path]));
+}
+
 /** The resources the spec has a DELETE for: by {id} alone (true), or only inside their parent record (false). */
 const deletes = (): Map<string, boolean> => {
-  const found = new Map<string, boolean>();
-  for (const op of operations().filter((o) => o.method === 'DELETE')) found.set(op.resource, found.get(op.resource) === true || /^[^{]*\{id\}$/.test(op.path));
-  return found;
+  const byId = deletableById();
+  return new Map(operations().filter((o) => o.method === 'DELETE').map((o) => [o.resource, byId.has(o.resource)]));
 };
 
 export function residueSummary(residue: ResidueEntry[]): ResidueSummary {

@@ -6,19 +6,14 @@
 // leaves the record in the residue, nothing more.
 import type { ResidueEntry } from '../core/results.js';
 import type { HttpClient } from '../http/client.js';
-import { operations } from '../spec/index.js';
-
-/** The resources a client can delete by {id} alone, with the path template of that DELETE. */
-export function deletable(): Map<string, string> {
-  return new Map(operations().filter((op) => op.method === 'DELETE' && /^[^{]*\{id\}$/.test(op.path)).map((op) => [op.resource, op.path]));
-}
+import { deletableById } from '../core/residue.js';
 
 /**
  * Sends a DELETE for every ledger entry not yet deleted whose resource has one and whose id the run learnt; marks
  * the entries the target deleted (2xx). At most one request per entry. Returns how many were deleted.
  */
 export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>): Promise<number> {
-  const paths = deletable();
+  const paths = deletableById();
   let deleted = 0;
   for (const entry of ledger) {
     const path = paths.get(entry.resource);
