@@ -12,6 +12,7 @@ import { sweepResidue } from './sweep.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import type { Factory, GenerationContext } from './template.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
+import type { RunProgress } from '../core/progress.js';
 import type { CaseResult } from '../core/results.js';
 import { IdSourceSet, idSourceKey, idSourceProblem, idSourcesOf } from './id-sources.js';
 import { exitCodeOf, type FailOn } from '../core/verdict.js';
@@ -51,6 +52,8 @@ export interface RunOptions {
   deadlineMs?: number;
   /** Aborted on SIGINT or SIGTERM: the cases left are "not run (interrupted)", and the report is still made. */
   interrupt?: AbortSignal;
+  /** Told of each case as it starts and ends (rdx run's live progress line); nothing is told without it. */
+  progress?: RunProgress;
 }
 
 // The report contract lives in src/core/report.ts; these names stay importable from here for the engine's callers.
