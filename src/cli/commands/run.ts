@@ -16,6 +16,7 @@ import { containerOptions, containerTargetFrom } from '../../container/options.j
 import { ConsoleReporter } from '../../reporters/console.js';
 import { signKeyFrom } from './signing.js';
 import { transportSummary } from '../../reporters/transport.js';
+import { withProgressLine } from '../../reporters/progress.js';
 
 /** Reporters whose stdout is a document (JSON, XML, TAP): the summary lines go to stderr so it stays parseable. */
 const DOCUMENT_REPORTERS = new Set(['json', 'json-stream', 'xunit', 'tap', 'markdown', 'doc', 'html']);
@@ -37,6 +38,7 @@ export function builder(y: Argv): Argv {
     .option('seed', { type: 'number', describe: 'Seed of generated data (default 1)' })
     .option('allow-irreversible', { type: 'boolean', describe: 'Also run irreversible cases (PUT /users replaces every user)' })
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
+    .option('progress', { type: 'boolean', describe: 'A live line on stderr while the run goes: cases done, failures, suites in flight, time elapsed and left, time waited on the rate limit. On by default when stderr is a terminal and env CI is not set; --no-progress turns it off' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
     .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
@@ -91,7 +93,9 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const say = (line: string): void => {
     (DOCUMENT_REPORTERS.has(reporterName) ? process.stderr : process.stdout).write(`${line}\n`);
   };
-  const conform = (profile: Profile) => runConformance({
+  // The live line goes to stderr, never to stdout (where a document reporter's JSON or XML goes), and is ended
+  // however the run ends.
+  const conform = (profile: Profile) => withProgressLine(argv['progress'], runConformance, {
     ...(deadlineMs !== undefined ? { deadlineMs } : {}),
     interrupt: interrupt.signal,
     profile,
