@@ -89,3 +89,9 @@ for (const file of ['simulator/dashboard/ui/app.css', 'simulator/dashboard/ui/pa
   mkdirSync(dirname(join(root, 'dist', file)), { recursive: true });
   copyFileSync(join(root, file), join(root, 'dist', file));
 }
+
+// The suites that ship, parsed and checked once here rather than on every run (src/engine/suite.ts, PARSED_CACHE).
+{
+  const { parsedSuites } = await import(join(root, 'dist/src/engine/suite.js'));
+  writeFileSync(join(root, 'dist/src/engine/suites.parsed.json'), JSON.stringify(parsedSuites()));
+}

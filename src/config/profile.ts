@@ -41,6 +41,8 @@ export interface Profile {
   };
   seed: number;
   allowIrreversible: boolean;
+  /** How many cases may run side by side (rdx run --concurrency); the engine's default when absent. */
+  concurrency?: number;
   /** Where the file was read from, if any. */
   source?: string;
   /** The file's strings that held `${env:NAME}`, as written and as expanded (the report shows them as written). */
@@ -85,6 +87,7 @@ export interface ProfileFlags {
   proxy?: string;
   seed?: number;
   allowIrreversible?: boolean;
+  concurrency?: number;
 }
 
 /** "credentials.clientId", "fixtures.atsJobOfferIds[0]": a key path as the user wrote it, from a JSON pointer's parts. */
@@ -267,7 +270,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     const c = readConfigFile(resolvePath(cwd, file), env, (e) => envExpansions.push(e)) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
-      atsJobOfferIdSource?: IdSource; idSources?: IdSources;
+      concurrency?: number; atsJobOfferIdSource?: IdSource; idSources?: IdSources;
     };
     profile.source = file;
     if (envExpansions.length) profile.envExpansions = envExpansions;
@@ -282,6 +285,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
       ...(c.idSources ? { idSources: c.idSources } : {}),
       ...(c.seed !== undefined ? { seed: c.seed } : {}),
       ...(c.allowIrreversible !== undefined ? { allowIrreversible: c.allowIrreversible } : {}),
+      ...(c.concurrency !== undefined ? { concurrency: c.concurrency } : {}),
     });
     profile.http = { ...profile.http, ...(c.http ?? {}) };
   }
@@ -300,6 +304,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.proxy !== undefined) profile.http.proxy = flags.proxy;
   if (flags.seed !== undefined) profile.seed = flags.seed;
   if (flags.allowIrreversible !== undefined) profile.allowIrreversible = flags.allowIrreversible;
+  if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
   if (profile.baseUrl !== undefined) {
     try {
       const url = new URL(profile.baseUrl);

@@ -114,6 +114,8 @@ export interface RunReport {
     durationMs: number;
     seed: number;
     runTag: string;
+    /** How many cases could run side by side (rdx run --concurrency); absent in reports of harnesses before it. */
+    concurrency?: number;
     target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
     /** Present when the run was stopped early: the report holds every case, those not run as skip. */
@@ -261,6 +263,7 @@ export const REPORT_SCHEMA: Schema = obj({
     options: obj({}, { filters, profile: obj({}, { tokenUrl: str }) }),
   }, {
     durationMs: num,
+    concurrency: count,
     stopped: obj({ reason: oneOf(['deadline', 'interrupted']), at: str, notRun: count }),
     signer: obj({ algorithm: str, fingerprint: str }),
   }),

@@ -23,7 +23,10 @@ export interface RunnerDeps {
   /** Gets a token that has expired, or says why none can be had. */
   expiredToken: () => Promise<string | { unavailable: string }>;
   secrets: Secrets;
+  /** The run's generation context: its tag, its factories, what the global checks read (invalidItems). */
   gen: GenerationContext;
+  /** The generation context a case makes its data with (its own faker and unique numbers); the run's when absent. */
+  genFor?: (caseId: string) => GenerationContext;
   /** The run's client credentials, for token cases (${credentials.clientId}); redacted from everything recorded. */
   credentials: { clientId: string; clientSecret: string };
   /** Where the {id} of a created record is learned when no answer shows it, per resource the profile names (idSources). */
@@ -94,10 +97,14 @@ export class CaseRun {
   readonly throttledFailures = new Set<string>();
   /** How many of the case's exchanges the report budget has masked and kept so far. */
   stored = 0;
+  /** What the case makes its data with. */
+  readonly gen: GenerationContext;
 
   constructor(readonly c: CaseDef, readonly services: RunServices) {
     this.result = caseResult(c, 'pass');
-    const { gen, credentials, profile } = services;
+    const { credentials, profile } = services;
+    const gen = services.genFor?.(c.id) ?? services.gen;
+    this.gen = gen;
     this.vars = {
       run: { tag: gen.runTag }, credentials, declared: profile.declared,
       fixtures: { atsJobOfferIds: profile.fixtures.atsJobOfferIds ?? [] },
@@ -107,7 +114,7 @@ export class CaseRun {
   /** Resolves a template: a value a step could not capture skips the case, any other template problem is a suite error. */
   resolve(value: unknown, vars: Vars = this.vars): unknown {
     try {
-      return resolve(value, vars, this.services.gen);
+      return resolve(value, vars, this.gen);
     } catch (error) {
       if (error instanceof TemplateError) {
         const gone = [...this.missing].find(([k]) => error.message.includes(`\${${k}`))?.[1];

@@ -1,12 +1,14 @@
 // The mocha adapter: one mocha test per case, one mocha suite per file, so mocha's reporters and --bail work as mocha
 // users expect. The verdict is the runner's; mocha only shows it.
 import Mocha from 'mocha';
-import { verdictOf, type CaseResult } from '../core/results.js';
+import { verdictOf, type CaseResult, type Verdict } from '../core/results.js';
+import type { RunProgress } from '../core/progress.js';
 import { escapeJsonForTerminal, escapeTerminal } from '../core/terminal.js';
 import type { CaseDef } from './suite.js';
 import type { Runner } from './runner.js';
 import { caseResult, unrunCase } from './case-run.js';
 import type { JudgedTest } from './judged-test.js';
+import { CasePool } from './pool.js';
 
 /** How long a stopped run waits for the case under way to end. */
 const HALT_GRACE_MS = 2_000;
@@ -24,10 +26,30 @@ export interface MochaRun {
   judged: (r: CaseResult) => void;
   scrub: (text: string) => string;
   halt: AbortSignal;
+  /** How many cases may run side by side (the pool's rules: src/engine/pool.ts). */
+  concurrency: number;
+  progress?: RunProgress;
 }
 
-/** Runs the cases as mocha tests, each into the runner's results; a stopped run ends within HALT_GRACE_MS. */
+/** A case's outcome as the pool hands it to its mocha test. */
+interface Outcome {
+  r: CaseResult;
+  verdict: Verdict;
+  crash?: unknown;
+}
+
+/**
+ * Runs the cases as mocha tests, each into the runner's results; a stopped run ends within HALT_GRACE_MS. The cases
+ * run in a pool, up to run.concurrency side by side and started ahead of mocha, which shows each in the plan's order
+ * as it awaits its outcome; so mocha's reporters and --bail work as they do one case at a time.
+ */
 export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run: MochaRun): Promise<void> {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const pool = new CasePool<Outcome>(cases, run.concurrency, async (scheduled) => {
+    const out = await judgedCase(byId.get(scheduled.id) as CaseDef, run);
+    run.judged(out.r);
+    return { ...out, verdict: out.r.verdict };
+  }, run.progress);
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
   const mocha = new Mocha({ reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0 });
   // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
@@ -41,13 +63,11 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
       suite = Mocha.Suite.create(mocha.suite, c.file.replace(/^suites\//, '').replace(/\.ya?ml$/, ''));
       suites.set(c.file, suite);
     }
-    suite.addTest(new Mocha.Test(shown(`[${c.level}] ${c.id}: ${c.title}`), caseTest(c, run, shown, !!options.debug)));
+    suite.addTest(new Mocha.Test(shown(`[${c.level}] ${c.id}: ${c.title}`), caseTest(c, pool, shown, !!options.debug)));
   }
   // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
   // is left behind and reported as not run, so the stop is a hard one.
   const { halt } = run;
-  let grace: NodeJS.Timeout | undefined;
-  let giveUp = (): void => undefined;
   // A JSON reporter on a terminal: what JSON.stringify leaves raw (C1 controls, bidi overrides) is written as \u
   // escapes, so the terminal acts on none of it and the JSON still parses to the same value.
   const write = process.stdout.write;
@@ -55,22 +75,37 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
     process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
       (write as (...args: unknown[]) => boolean).call(process.stdout, typeof chunk === 'string' ? escapeJsonForTerminal(chunk) : chunk, ...rest)) as typeof process.stdout.write;
   }
-  const finished = await new Promise<boolean>((resolve) => {
-    giveUp = (): void => {
-      grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
-    };
-    mocha.run(() => resolve(true));
-    if (halt.aborted) giveUp();
-    else halt.addEventListener('abort', giveUp, { once: true });
-  });
+  const finished = await untilGrace(new Promise<void>((resolve) => {
+    pool.start();
+    mocha.run(() => resolve());
+  }), halt);
+  // A bailed run starts no more cases; those started ahead of mocha end (and clean up) before the run goes on.
+  pool.stop();
+  if (finished) await untilGrace(pool.idle(), halt);
   process.stdout.write = write;
-  clearTimeout(grace);
-  halt.removeEventListener('abort', giveUp);
   if (finished) mocha.dispose();
 }
 
+/** Whether the work ended, or false once the run was stopped and HALT_GRACE_MS passed without its end. */
+function untilGrace(work: Promise<unknown>, halt: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    let grace: NodeJS.Timeout | undefined;
+    const giveUp = (): void => {
+      grace = setTimeout(() => resolve(false), HALT_GRACE_MS);
+    };
+    const ended = (): void => {
+      clearTimeout(grace);
+      halt.removeEventListener('abort', giveUp);
+      resolve(true);
+    };
+    work.then(ended, ended);
+    if (halt.aborted) giveUp();
+    else halt.addEventListener('abort', giveUp, { once: true });
+  });
+}
+
 /** The mocha test of one case: runs it, records its result, and passes, skips or throws as its verdict says. */
-function caseTest(c: CaseDef, run: MochaRun, shown: (t: string) => string, debug: boolean): (this: Mocha.Context) => Promise<void> {
+function caseTest(c: CaseDef, pool: CasePool<Outcome>, shown: (t: string) => string, debug: boolean): (this: Mocha.Context) => Promise<void> {
   // A failure is a verdict, not a crash of the harness: its message says it all, and a stack of the harness's own
   // frames (at Context.<anonymous> …) only under --debug.
   const failure = (name: string, lines: string[], cause?: unknown): Error => {
@@ -82,8 +117,7 @@ function caseTest(c: CaseDef, run: MochaRun, shown: (t: string) => string, debug
     return error;
   };
   return async function (this: Mocha.Context) {
-    const { r, crash } = await judgedCase(c, run);
-    run.judged(r);
+    const { r, crash } = await pool.outcome(c.id);
     const test = this.test as JudgedTest | undefined;
     if (test) test.rdx = r;
     if (r.baseline) {

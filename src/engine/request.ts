@@ -69,7 +69,7 @@ export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest
   let ex = await http.send(label, request);
   const usedRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'];
   if (ex.response?.status === 401 && usedRunToken && step.operation !== 'requestToken') {
-    tokens.invalidate();
+    tokens.invalidate(/^Bearer (.*)$/.exec(String(usedRunToken))?.[1]);
     const retried = { ...request, headers: { ...request.headers, authorization: `Bearer ${await token(run.services)}` } };
     ex = await http.send(label, retried);
   }

@@ -33,6 +33,8 @@ export interface RunRecord {
   failOn: FailOn;
   startedAt: Date;
   runTag: string;
+  /** How many cases could run side by side. */
+  concurrency: number;
   target: { baseUrl: string; tokenUrl: string; embedded: boolean; image?: string };
   halt: AbortSignal;
   stoppedAt: Date | undefined;
@@ -64,6 +66,7 @@ export function assembleReport(run: RunRecord): RunReport {
       durationMs: finishedAt.getTime() - run.startedAt.getTime(),
       seed: profile.seed,
       runTag: run.runTag,
+      concurrency: run.concurrency,
       target: { baseUrl: stripUserinfo(target.baseUrl), embedded: target.embedded, ...(target.image ? { image: target.image } : {}) },
       options: secrets.scrubValue({
         profile: redactedProfile(profile), filters: run.filters, failOn: run.failOn,

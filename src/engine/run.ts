@@ -10,7 +10,7 @@ import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { sweepResidue } from './sweep.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
-import type { Factory, GenerationContext } from './template.js';
+import { TemplateError, type Factory, type GenerationContext } from './template.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import type { RunProgress } from '../core/progress.js';
 import type { CaseResult } from '../core/results.js';
@@ -19,6 +19,7 @@ import { exitCodeOf, type FailOn } from '../core/verdict.js';
 import type { BaselineOutcome, RunReport, StopReason } from '../core/report.js';
 import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
 import { runWithMocha } from './mocha-adapter.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './pool.js';
 import { expiredToken, httpClientFor, reachTarget, runSecrets } from './target.js';
 import { assembleReport } from './run-report.js';
 
@@ -54,6 +55,11 @@ export interface RunOptions {
   interrupt?: AbortSignal;
   /** Told of each case as it starts and ends (rdx run's live progress line); nothing is told without it. */
   progress?: RunProgress;
+  /**
+   * How many cases may run side by side (rdx run --concurrency; the profile's `concurrency`; DEFAULT_CONCURRENCY when
+   * neither names it); 1 runs them one after another in the plan's order. The rules: src/engine/pool.ts.
+   */
+  concurrency?: number;
 }
 
 // The report contract lives in src/core/report.ts; these names stay importable from here for the engine's callers.
@@ -70,6 +76,7 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
+  const concurrency = concurrencyOf(options);
   const halt = haltSwitch(options);
   const { all, cases, baseline } = planRun(options);
   // The caller's profile is never changed: what the embedded target adds goes into a profile of the run's own.
@@ -103,9 +110,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   try {
     await firstToken(tokens, halt.signal, secrets);
     const ids = new IdSourceSet(idSources, { baseUrl, http, token: () => tokens.token() });
-    const gen = await generationContext(profile, ids, startedAt);
+    const { gen, genFor } = await generationContext(profile, ids, startedAt, all);
     const runner = new Runner({
-      profile, baseUrl, http, tokens, secrets, gen, credentials: { clientId, clientSecret }, ids,
+      profile, baseUrl, http, tokens, secrets, gen, genFor, credentials: { clientId, clientSecret }, ids,
       expiredToken: () => expiredToken(profile, http, tokenUrl, credentials, secrets),
     });
     const baselineOutcome: BaselineOutcome = { unexpectedPasses: [], expired: [] };
@@ -114,15 +121,24 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.unexpectedPasses.push(...o.unexpectedPasses);
       baselineOutcome.expired.push(...o.expired);
     };
-    await runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal });
+    const { progress } = options;
+    progress?.start({ total: cases.length, concurrency, waitedMs: () => { const t = http.transportStats(); return t.waitedMs + t.pacedMs; } });
+    try {
+      await runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal, concurrency, ...(progress ? { progress } : {}) });
+    } finally {
+      progress?.end();
+    }
+    // Cases end in any order side by side: the baseline's lists read in the plan's order.
+    const order = new Map(cases.map((c, i) => [c.id, i]));
+    for (const list of [baselineOutcome.unexpectedPasses, baselineOutcome.expired]) list.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
     if (!halt.signal.aborted) {
-      await sweepResidue(runner.ledger, http, baseUrl, () => tokens.token()).catch(() => 0);
+      await sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => 0);
       http.takeThrottled();
     }
     const report = assembleReport({
       all, planned: cases, results: runner.results, residue: runner.services.ledger.left(), profile,
-      filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag,
+      filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag, concurrency,
       target: { baseUrl, tokenUrl, embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
       halt: halt.signal, stoppedAt: halt.stoppedAt(), http, secrets,
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
@@ -133,6 +149,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await http.close();
     if (closeSimulator) await closeSimulator();
   }
+}
+
+/** The run's concurrency: the option, else the profile's, else the default; 1 to MAX_CONCURRENCY. */
+function concurrencyOf(options: RunOptions): number {
+  const n = options.concurrency ?? options.profile.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new UsageError(`concurrency ${String(n)}: give a whole number from 1 (one case at a time) to ${MAX_CONCURRENCY}`);
+  }
+  return n;
 }
 
 /** One switch for both ways a run is stopped early (the deadline, an interrupt); its reason says which came first. */
@@ -186,17 +211,54 @@ async function firstToken(tokens: TokenProvider, halt: AbortSignal, secrets: Sec
   }
 }
 
-/** How the run makes its data: seeded fakes, the run's tag on every reference, and the ids the id source learns. */
-async function generationContext(profile: Profile, ids: IdSourceSet, startedAt: Date): Promise<GenerationContext> {
+/** Values one case may make before its range of unique numbers would run into the next case's. */
+const CASE_STRIDE = 10_000;
+
+/**
+ * How the run makes its data: seeded fakes, the run's tag on every reference, and the ids the id source learns.
+ * Each case makes its data with a faker of its own, seeded from the run's seed and the case's id, and numbers its
+ * unique values in a range of its own (its place among all cases): a case sends the same data whatever runs beside
+ * it and in whatever order, so --concurrency 1 and N send the same requests.
+ */
+async function generationContext(profile: Profile, ids: IdSourceSet, startedAt: Date, all: CaseDef[]): Promise<{ gen: GenerationContext; genFor: (caseId: string) => GenerationContext }> {
   const { createFaker, factories } = await loadFactories();
   const runTag = `rdx${randomBytes(3).toString('hex')}`;
   let counter = 0;
   const anchor = new Date(Date.UTC(startedAt.getUTCFullYear(), startedAt.getUTCMonth(), startedAt.getUTCDate()));
-  return {
+  const gen: GenerationContext = {
     faker: createFaker(profile.seed), factories, runTag, next: () => ++counter, invalidItems: new WeakSet(), repaired: new WeakMap(), anchor,
     jobOfferId: (reference) => ids.get('job-offer', { reference }) ?? reference,
     dateFilterFormat: profile.declared['dateFilterFormat'] === 'date-time' ? 'date-time' : 'date',
   };
+  const ordinals = new Map(all.map((c, i) => [c.id, i + 1]));
+  const genFor = (caseId: string): GenerationContext => {
+    const base = (ordinals.get(caseId) ?? 0) * CASE_STRIDE;
+    let made = 0;
+    let faker: GenerationContext['faker'] | undefined;
+    return {
+      ...gen,
+      // Made on first use: many cases make no data.
+      get faker() {
+        faker ??= createFaker(caseSeed(profile.seed, caseId));
+        return faker;
+      },
+      next: () => {
+        if (++made >= CASE_STRIDE) throw new TemplateError(`case ${caseId} makes more than ${CASE_STRIDE - 1} unique values`);
+        return base + made;
+      },
+    };
+  };
+  return { gen, genFor };
+}
+
+/** A 32-bit seed for one case from the run's seed and the case id (FNV-1a). */
+export function caseSeed(seed: number, caseId: string): number {
+  let hash = 0x811c9dc5;
+  for (const ch of `${seed}:${caseId}`) {
+    hash ^= ch.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
 }
 
 async function loadFactories(): Promise<{ createFaker: (seed: number) => GenerationContext['faker']; factories: Record<string, Factory> }> {

@@ -1,7 +1,9 @@
 // Suite files: loading, validation against suites/suite.schema.json, and the lint rules a schema cannot say.
 // A bad file is reported as "file:line: field: what is wrong", never as a stack trace.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
@@ -67,6 +69,10 @@ export interface CaseDef {
   tags: string[];
   tier: Tier;
   requires: string[];
+  /** Cases sharing state on the target (PUT /users replaces them all): they run one at a time, in the plan's order. */
+  group?: string;
+  /** Reads what any other case may change (a list walked unfiltered, the run's token): nothing runs beside it. */
+  alone?: boolean;
   when?: { atsJobOfferId?: boolean; expiredToken?: boolean; atsJobOfferFixtures?: boolean };
   vars?: Record<string, unknown>;
   steps: StepDef[];
@@ -141,32 +147,82 @@ export function listSuiteFiles(dir: string = suitesDir): string[] {
 export function loadSuites(files: string[] = listSuiteFiles()): CaseDef[] {
   const problems: SuiteProblem[] = [];
   const cases: CaseDef[] = [];
+  const cache = parsedCache();
   for (const path of files) {
     const file = relative(packageRoot, path) || path;
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter, prettyErrors: false });
-    const lineOf = (node: YamlNode | null): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 1);
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) problems.push({ file, line: e.linePos?.[0]?.line ?? 1, field: '(yaml)', message: e.message.split('\n')[0] ?? e.message });
-      continue;
-    }
-    const value = doc.toJS() as unknown;
-    const schemaProblems = validateSuite(value);
-    for (const p of schemaProblems) {
-      problems.push({ file, line: lineOf(nodeAt(doc.contents, p.instancePath)), field: p.instancePath || '(file)', message: p.message });
-    }
-    if (schemaProblems.length > 0) continue;
-    const raw = (value as { cases: RawCase[] }).cases;
-    raw.forEach((c, i) => {
-      const line = lineOf(nodeAt(doc.contents, `/cases/${i}`));
+    const text = readFileSync(path, 'utf8');
+    const parsed = cache?.[parsedKey(text)] ?? parseSuite(text, file, problems);
+    if (!parsed) continue;
+    parsed.value.cases.forEach((c, i) => {
       for (const x of expandEach(c)) {
-        cases.push({ ...x, tags: x.tags ?? [], requires: x.requires ?? [], file, line, endpoints: endpointsOfCase(x.steps) });
+        cases.push({ ...x, tags: x.tags ?? [], requires: x.requires ?? [], file, line: parsed.lines[i] ?? 1, endpoints: endpointsOfCase(x.steps) });
       }
     });
   }
   problems.push(...lintCases(cases));
   if (problems.length > 0) throw new SuiteError(problems);
   return cases;
+}
+
+/** A suite file read and checked against the schema: its value, and the line of each case. */
+interface ParsedSuite {
+  value: { cases: RawCase[] };
+  lines: number[];
+}
+
+/**
+ * The suites that ship, parsed and checked at build time (scripts/bundle.mjs writes it beside this module), by the
+ * hash of their text and of the schema: parsing them anew (yaml) costs about a second of every run. A file edited
+ * since the build has another hash and is parsed as it is now.
+ */
+const PARSED_CACHE = join(dirname(fileURLToPath(import.meta.url)), 'suites.parsed.json');
+
+let cacheText: string | null | undefined;
+/** The build's parsed suites, fresh objects on every call (a caller may change the cases it is handed). */
+function parsedCache(): Record<string, ParsedSuite> | null {
+  try {
+    cacheText ??= existsSync(PARSED_CACHE) ? readFileSync(PARSED_CACHE, 'utf8') : null;
+    return cacheText === null ? null : JSON.parse(cacheText) as Record<string, ParsedSuite>;
+  } catch {
+    return null;
+  }
+}
+
+let schemaHash: string | undefined;
+/** The cache key of a suite file's text: its hash with the schema's, so a new schema parses every file anew. */
+function parsedKey(text: string): string {
+  schemaHash ??= createHash('sha256').update(readFileSync(join(suitesDir, 'suite.schema.json'))).digest('hex');
+  return createHash('sha256').update(schemaHash).update('\0').update(text).digest('hex');
+}
+
+/** The cache the build writes: every suite file that parses and passes the schema, by parsedKey. */
+export function parsedSuites(files: string[] = listSuiteFiles()): Record<string, ParsedSuite> {
+  const out: Record<string, ParsedSuite> = {};
+  for (const path of files) {
+    const text = readFileSync(path, 'utf8');
+    const parsed = parseSuite(text, path, []);
+    if (parsed) out[parsedKey(text)] = parsed;
+  }
+  return out;
+}
+
+/** Parses a suite file and checks it against the schema; undefined (with the problems added) when it fails. */
+function parseSuite(text: string, file: string, problems: SuiteProblem[]): ParsedSuite | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const lineOf = (node: YamlNode | null): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 1);
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) problems.push({ file, line: e.linePos?.[0]?.line ?? 1, field: '(yaml)', message: e.message.split('\n')[0] ?? e.message });
+    return undefined;
+  }
+  const value = doc.toJS() as unknown;
+  const schemaProblems = validateSuite(value);
+  for (const p of schemaProblems) {
+    problems.push({ file, line: lineOf(nodeAt(doc.contents, p.instancePath)), field: p.instancePath || '(file)', message: p.message });
+  }
+  if (schemaProblems.length > 0) return undefined;
+  const suite = value as { cases: RawCase[] };
+  return { value: suite, lines: suite.cases.map((_, i) => lineOf(nodeAt(doc.contents, `/cases/${i}`))) };
 }
 
 type RawCase = Omit<CaseDef, 'file' | 'line' | 'endpoints'> & { each?: Record<string, Record<string, unknown>[]> };
@@ -190,7 +246,8 @@ function expandEach(c: RawCase): Omit<CaseDef, 'file' | 'line' | 'endpoints'>[] 
         return v.replace(new RegExp(`\\$\\{each\\.${name}\\.(\\w+)\\}`, 'g'), (_m, f: string) => String(item[f] ?? ''));
       }
       if (Array.isArray(v)) return v.map(fill);
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => fill(x) !== undefined).map(([k, x]) => [k, fill(x)]));
+      // Each member filled once (filling it again per test would double the work at every level of nesting).
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]).filter(([, x]) => x !== undefined));
       return v;
     };
     return { ...(fill({ ...rest, steps }) as Omit<CaseDef, 'file' | 'line' | 'endpoints'>), id: `${c.id}.${String(item['id'])}` };

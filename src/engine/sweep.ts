@@ -9,23 +9,34 @@ import type { HttpClient } from '../http/client.js';
 import { deletableById } from '../core/residue.js';
 
 /**
- * Sends a DELETE for every ledger entry not yet deleted whose resource has one and whose id the run learnt; marks
- * the entries the target deleted (2xx). At most one request per entry. Returns how many were deleted.
+ * Sends a DELETE for every record in the ledger not yet deleted whose resource has one and whose id the run learnt
+ * (one per record, however many entries name it), up to `concurrency` at a time; marks the entries of the records
+ * the target deleted (2xx). Returns how many records were deleted.
  */
-export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>): Promise<number> {
+export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>,
+  concurrency = 1): Promise<number> {
   const paths = deletableById();
-  let deleted = 0;
+  // The same record may be in the ledger twice (created by one case, named by another's control).
+  const records = new Map<string, { url: string; entries: ResidueEntry[] }>();
   for (const entry of ledger) {
     const path = paths.get(entry.resource);
     if (entry.deleted || !path || entry.id === undefined) continue;
+    const key = `${entry.resource} ${String(entry.id)}`;
     const url = `${baseUrl.replace(/\/$/, '')}${path.replace('{id}', encodeURIComponent(String(entry.id)))}`;
-    const ex = await http.send('sweep: delete what the run created', { method: 'DELETE', url, headers: { accept: 'application/json', authorization: `Bearer ${await token()}` } });
-    const status = ex.response?.status ?? 0;
-    if (status >= 200 && status < 300) {
-      // The same record may be in the ledger twice (created by one case, named by another's control).
-      for (const e of ledger) if (e.resource === entry.resource && String(e.id) === String(entry.id)) e.deleted = true;
-      deleted += 1;
-    }
+    records.set(key, { url, entries: [...(records.get(key)?.entries ?? []), entry] });
   }
+  const queue = [...records.values()];
+  let deleted = 0;
+  const worker = async (): Promise<void> => {
+    for (let record = queue.shift(); record; record = queue.shift()) {
+      const ex = await http.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json', authorization: `Bearer ${await token()}` } });
+      const status = ex.response?.status ?? 0;
+      if (status >= 200 && status < 300) {
+        for (const e of record.entries) e.deleted = true;
+        deleted += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
   return deleted;
 }

@@ -58,6 +58,8 @@ export class TokenProvider {
   private fetched = 0;
   /** The exchange that produced the current token, kept for the report's evidence. */
   lastExchange?: Exchange;
+  /** The fetch under way: cases running side by side that all need a new token share it (one request, one token). */
+  private fetching?: Promise<string>;
 
   constructor(
     private readonly http: HttpClient,
@@ -71,12 +73,18 @@ export class TokenProvider {
 
   async token(): Promise<string> {
     if (this.cached && Date.now() < this.cached.expiresAt) return this.cached.token;
-    return this.fetch();
+    this.fetching ??= this.fetch().finally(() => {
+      this.fetching = undefined;
+    });
+    return this.fetching;
   }
 
-  /** Forget the cached token, e.g. after a 401, so the next call fetches a new one. */
-  invalidate(): void {
-    this.cached = undefined;
+  /**
+   * Forget the cached token, e.g. after a 401, so the next call fetches a new one. Given the token that was refused,
+   * only that one: a token another case fetched since then is kept, so side-by-side cases do not fetch one each.
+   */
+  invalidate(refused?: string): void {
+    if (refused === undefined || this.cached?.token === refused) this.cached = undefined;
   }
 
   private async fetch(): Promise<string> {

@@ -1,5 +1,6 @@
 // The harness's only door to the network. Every request goes through `send`, which never throws for what the
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { jsonScan } from '../core/json-scan.js';
@@ -43,6 +44,12 @@ export interface HttpOptions {
   halt?: AbortSignal;
 }
 
+/** A throttled answer met on the way to an answer, kept to be judged for the error envelope. */
+export interface ThrottledAnswer {
+  endpoint: string | undefined;
+  exchange: Exchange;
+}
+
 export interface OutgoingRequest {
   method: string;
   url: string;
@@ -74,8 +81,14 @@ export class HttpClient {
 
   private readonly stats: TransportStats = { throttled: {}, waitedMs: 0, pacedMs: 0, gaveUp: 0 };
 
-  /** Throttled answers met since the runner last took them, to be judged for the error envelope. */
-  private throttledAnswers: { endpoint: string | undefined; exchange: Exchange }[] = [];
+  /** Throttled answers met outside any collector (collectThrottled) since they were last taken. */
+  private throttledAnswers: ThrottledAnswer[] = [];
+
+  /**
+   * Where the throttled answers of the requests under way go: each case collects its own (the requests it sends,
+   * token requests included), so that cases running side by side never take one another's.
+   */
+  private readonly collector = new AsyncLocalStorage<{ answers: ThrottledAnswer[] }>();
 
   private readonly origins: ReadonlySet<string>;
 
@@ -105,11 +118,21 @@ export class HttpClient {
     };
   }
 
-  /** The throttled answers met since the last call, with their endpoint, for judging; each is handed over once. */
-  takeThrottled(): { endpoint: string | undefined; exchange: Exchange }[] {
+  /**
+   * The throttled answers met since the last call, with their endpoint, for judging; each is handed over once.
+   * Within collectThrottled, those of the requests sent within it; outside, those of requests sent outside any.
+   */
+  takeThrottled(): ThrottledAnswer[] {
+    const own = this.collector.getStore();
+    if (own) return own.answers.splice(0);
     const taken = this.throttledAnswers;
     this.throttledAnswers = [];
     return taken;
+  }
+
+  /** Runs work whose requests keep their throttled answers to themselves (takeThrottled within it hands them over). */
+  collectThrottled<T>(work: () => Promise<T>): Promise<T> {
+    return this.collector.run({ answers: [] }, work);
   }
 
   /**
@@ -182,7 +205,8 @@ export class HttpClient {
     const key = endpoint ?? 'other';
     this.stats.throttled[key] = (this.stats.throttled[key] ?? 0) + 1;
     this.limiter.slowDown();
-    if (this.throttledAnswers.length < THROTTLED_KEPT) this.throttledAnswers.push({ endpoint, exchange });
+    const kept = this.collector.getStore()?.answers ?? this.throttledAnswers;
+    if (kept.length < THROTTLED_KEPT) kept.push({ endpoint, exchange });
   }
 
   private async sendOnce(step: string, req: OutgoingRequest): Promise<Exchange> {
