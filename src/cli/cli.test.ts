@@ -109,6 +109,28 @@ describe('rdx CLI', function () {
     expect(bad.stderr).to.include(`${other}:4: credentials.clientSecrt: unknown field clientSecrt: did you mean \`clientSecret\`?`);
     expect(bad.stderr).to.not.match(/\/cases|case\(s\)/);
   });
+
+  it('rdx run draws its live progress line on stderr only with --progress off a terminal, and never on stdout', () => {
+    const ERASE = '\r\u001b[2K';
+    const live = /\d+\/8 cases · \d+ failed · \d+:\d\d elapsed/;
+    const run = (...flags: string[]) => rdx(['run', '--grep', '^token\\.', '--no-reports', '--allow-incomplete', ...flags]);
+    // Spawned with pipes, the child has no terminal: without a flag, as with --no-progress, the output is as before.
+    for (const r of [run(), run('--no-progress'), run('--progress', '--no-progress')]) {
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stdout).to.include('auth/token');
+      expect(r.stdout + r.stderr).to.not.include(ERASE).and.not.match(live);
+    }
+    const json = run('--progress', '-R', 'json');
+    for (const r of [run('--progress'), json]) {
+      expect(r.code, r.stderr).to.equal(0);
+      expect(r.stderr).to.include(ERASE).and.match(live);
+      expect(r.stdout).to.not.include(ERASE).and.not.match(live);
+      // Erased when the run ended: nothing of it stays on the last line.
+      expect(r.stderr.split(ERASE).pop()).to.not.match(live);
+    }
+    // A document reporter's stdout is still the document alone.
+    expect(JSON.parse(json.stdout)).to.have.property('stats');
+  });
 });
 
 describe('target profile', () => {

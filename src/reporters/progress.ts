@@ -37,7 +37,7 @@ export const REDRAW_MS = 100;
 export const ESTIMATE_AFTER = 5;
 /** Back to the start of the line, and erase it. */
 export const ERASE = '\r\x1b[2K';
-/** Width assumed when the stream does not say (not a terminal: --progress forced on). */
+/** Width assumed when the stream does not say (not a terminal, with --progress; or a terminal of unknown size). */
 const DEFAULT_COLUMNS = 80;
 
 /** What the line shows, at one moment. */
@@ -205,7 +205,7 @@ export class ProgressLine implements RunProgress {
       elapsedMs: this.now() - this.startedAt,
       waitedMs: this.waited(),
       inFlight: [...this.inFlight.keys()],
-    }, this.stream.columns ?? DEFAULT_COLUMNS);
+    }, this.stream.columns || DEFAULT_COLUMNS);
   }
 
   /** What the timer does: redraws the line when its text changed. */
