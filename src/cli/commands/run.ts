@@ -60,23 +60,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (argv['signKey'] !== undefined && !argv['bundle']) throw new UsageError('--sign-key signs the certification bundle: add --bundle');
   // Read before the run, so a bad key fails in a second, not after the suite; RDX_SIGN_KEY applies to bundles only.
   const signWith = argv['bundle'] ? signKeyFrom(argv) : undefined;
-  const flags: ProfileFlags = {
-    ...(argv['config'] !== undefined ? { config: String(argv['config']) } : {}),
-    ...(argv['baseUrl'] !== undefined ? { baseUrl: String(argv['baseUrl']) } : {}),
-    ...(argv['tokenUrl'] !== undefined ? { tokenUrl: String(argv['tokenUrl']) } : {}),
-    ...(argv['clientId'] !== undefined ? { clientId: String(argv['clientId']) } : {}),
-    ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
-    ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
-    ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
-    ...(argv['rate'] !== undefined ? { rate: numberFlag('--rate', argv['rate'], ['http', 'rateLimit'], 'requests per second') } : {}),
-    ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
-    ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
-    ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
-    ...(argv['seed'] !== undefined ? { seed: numberFlag('--seed', argv['seed'], ['seed'], 'the seed of the generated data') } : {}),
-    ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
-    ...(argv['concurrency'] !== undefined ? { concurrency: numberFlag('--concurrency', argv['concurrency'], ['concurrency'], 'how many cases may run side by side') } : {}),
-  };
-  const profile = loadProfile(flags);
+  const profile = loadProfile(profileFlags(argv));
   const container = containerTargetFrom(argv);
   const deadlineMs = argv['deadline'] === undefined ? undefined : duration(argv['deadline'], '--deadline');
   // The first SIGINT or SIGTERM stops the run and the partial reports are written; a second one quits at once.
@@ -160,4 +144,24 @@ export function duration(value: unknown, flag: string): number {
   const ms = m ? Number(m[1]) * { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
   if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`${flag} must be a duration such as 90s, 15m or 1h (got ${JSON.stringify(String(value))})`);
   return Math.round(ms);
+}
+
+/** The profile keys the flags set (flags > env > file > defaults: loadProfile). */
+function profileFlags(argv: Record<string, unknown>): ProfileFlags {
+  return {
+    ...(argv['config'] !== undefined ? { config: String(argv['config']) } : {}),
+    ...(argv['baseUrl'] !== undefined ? { baseUrl: String(argv['baseUrl']) } : {}),
+    ...(argv['tokenUrl'] !== undefined ? { tokenUrl: String(argv['tokenUrl']) } : {}),
+    ...(argv['clientId'] !== undefined ? { clientId: String(argv['clientId']) } : {}),
+    ...(argv['clientSecret'] !== undefined ? { clientSecret: String(argv['clientSecret']) } : {}),
+    ...(argv['timeout'] !== undefined ? { timeout: numberFlag('--timeout', argv['timeout'], ['http', 'timeoutMs'], 'milliseconds (10000 is 10 s)') } : {}),
+    ...(argv['retries'] !== undefined ? { retries: numberFlag('--retries', argv['retries'], ['http', 'retries'], 'extra attempts on transport errors') } : {}),
+    ...(argv['rate'] !== undefined ? { rate: numberFlag('--rate', argv['rate'], ['http', 'rateLimit'], 'requests per second') } : {}),
+    ...(argv['insecure'] !== undefined ? { insecure: Boolean(argv['insecure']) } : {}),
+    ...(argv['ca'] !== undefined ? { ca: String(argv['ca']) } : {}),
+    ...(argv['proxy'] !== undefined ? { proxy: String(argv['proxy']) } : {}),
+    ...(argv['seed'] !== undefined ? { seed: numberFlag('--seed', argv['seed'], ['seed'], 'the seed of the generated data') } : {}),
+    ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
+    ...(argv['concurrency'] !== undefined ? { concurrency: numberFlag('--concurrency', argv['concurrency'], ['concurrency'], 'how many cases may run side by side') } : {}),
+  };
 }
