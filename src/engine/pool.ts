@@ -29,7 +29,6 @@ export class CasePool<T extends { verdict: Verdict }> {
   /** Per group, the plan indexes of its cases, in order. */
   private readonly groups = new Map<string, number[]>();
   private running = 0;
-  private aloneRunning = false;
   /** Every case before this index has started. */
   private first = 0;
   private stopped = false;
@@ -74,13 +73,14 @@ export class CasePool<T extends { verdict: Verdict }> {
   }
 
   private fill(): void {
-    if (this.stopped || this.aloneRunning) return;
+    if (this.stopped) return;
     while (this.first < this.slots.length && (this.slots[this.first] as Slot<T>).state !== 'waiting') this.first++;
     for (let i = this.first; i < this.slots.length && this.running < this.concurrency; i++) {
       const slot = this.slots[i] as Slot<T>;
       if (slot.state !== 'waiting') continue;
       if (slot.c.alone) {
-        // A barrier: it waits for everything started before it, and nothing after it overtakes it.
+        // A barrier: it waits for everything started before it, and nothing after it overtakes it; while it runs no
+        // other case is under way, so none ends to start another.
         if (this.running === 0) this.launch(i);
         return;
       }
@@ -104,13 +104,11 @@ export class CasePool<T extends { verdict: Verdict }> {
     const slot = this.slots[i] as Slot<T>;
     slot.state = 'running';
     this.running++;
-    if (slot.c.alone) this.aloneRunning = true;
     const shown: ProgressCase = { id: slot.c.id, file: slot.c.file };
     this.progress?.caseStarted(shown);
     void this.work(slot.c).then((outcome) => {
       slot.state = 'done';
       this.running--;
-      if (slot.c.alone) this.aloneRunning = false;
       this.progress?.caseFinished(shown, outcome.verdict);
       slot.resolve(outcome);
       this.fill();

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type Summary } from '../engine/run.js';
-import type { CaseResult } from '../core/results.js';
+import { verdictOf, type CaseResult } from '../core/results.js';
+import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
 import { embeddedSimulator } from '../cli/compose.js';
 
@@ -39,6 +40,42 @@ export interface PersonaRun {
   /** Faults: clauses that failed besides those it breaks (what the fault drags along, or a misattribution). */
   collateral: string[];
   durationMs: number;
+  /** The run at --concurrency 1 when this one ran side by side: where a case's verdict or failing clauses differ. */
+  serialDifferences?: string[];
+  /** Each case's verdict and failing clauses, to compare runs at two concurrencies. */
+  outcomes: CaseOutcome[];
+}
+
+/** What must be the same whatever the concurrency: a case's verdict and the clauses it fails. */
+export interface CaseOutcome {
+  id: string;
+  verdict: string;
+  failing: string[];
+}
+
+/**
+ * A case's outcome, leaving out the judgements of throttled answers (429): which case meets the target's rate limit
+ * depends on timing at any concurrency, so those are compared run against run (the clauses), not case by case.
+ */
+export function caseOutcome(c: CaseResult): CaseOutcome {
+  const throttled = (a: CaseResult['assertions'][number]): boolean => /\(throttled, sent again\)$/.test(c.exchanges[a.exchange ?? -1]?.step ?? '');
+  const judged = c.assertions.filter((a) => !throttled(a));
+  const verdict = c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'pass' ? verdictOf(c.level, judged) : c.verdict;
+  return { id: c.id, verdict, failing: unique(judged.filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`)).sort() };
+}
+
+/** Where two runs' outcomes differ, case by case, one line each. */
+export function outcomeDifferences(serial: CaseOutcome[], concurrent: CaseOutcome[], concurrency: number): string[] {
+  const other = new Map(concurrent.map((o) => [o.id, o]));
+  const lines: string[] = [];
+  for (const a of serial) {
+    const b = other.get(a.id);
+    if (!b) lines.push(`case ${a.id} ran at --concurrency 1 only`);
+    else if (a.verdict !== b.verdict || a.failing.join() !== b.failing.join()) {
+      lines.push(`case ${a.id}: ${a.verdict}${a.failing.length ? ` (${a.failing.join(', ')})` : ''} at --concurrency 1, ${b.verdict}${b.failing.length ? ` (${b.failing.join(', ')})` : ''} at ${concurrency}`);
+    }
+  }
+  return lines;
 }
 
 export interface SelfCheckResult {
@@ -82,7 +119,7 @@ function unique<T>(items: T[]): T[] {
 }
 
 /** One full harness run against the embedded simulator with the persona (none: the clean simulator). */
-export async function runPersona(persona: Persona | undefined, declare = false): Promise<PersonaRun> {
+export async function runPersona(persona: Persona | undefined, declare = false, concurrency?: number): Promise<PersonaRun> {
   const started = performance.now();
   const profile: Profile = {
     ...defaults(),
@@ -96,6 +133,7 @@ export async function runPersona(persona: Persona | undefined, declare = false):
     profile,
     reporter: 'none',
     simulator: embeddedSimulator(persona ? { personas: [persona] } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
   });
   const must = failedAssertions(report.cases, 'MUST');
   const should = failedAssertions(report.cases, 'SHOULD');
@@ -118,7 +156,18 @@ export async function runPersona(persona: Persona | undefined, declare = false):
     catching,
     collateral: persona?.kind === 'fault' ? unique([...must, ...should].map((a) => a.clause).filter((id) => !breaks.includes(id))) : [],
     durationMs: Math.round(performance.now() - started),
+    outcomes: report.cases.map(caseOutcome),
   };
+}
+
+/**
+ * The persona run at the default concurrency and again at --concurrency 1: the verdicts and failing clauses of every
+ * case must be the same (serialDifferences lists where they are not).
+ */
+export async function runPersonaBoth(persona: Persona | undefined, declare = false): Promise<PersonaRun> {
+  const concurrent = await runPersona(persona, declare);
+  const serial = await runPersona(persona, declare, 1);
+  return { ...concurrent, serialDifferences: outcomeDifferences(serial.outcomes, concurrent.outcomes, DEFAULT_CONCURRENCY) };
 }
 
 /** The runs the self-check makes: clean, each variant (and again with its declarations), each fault. */
@@ -143,7 +192,7 @@ export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (ru
   const runs: PersonaRun[] = [];
   // One after another: every run is CPU-bound in this process, so running them side by side gains nothing.
   for (const { persona, declare } of plannedRuns(personas)) {
-    const run = await runPersona(persona, declare);
+    const run = await runPersonaBoth(persona, declare);
     runs.push(run);
     onRun?.(run);
   }
@@ -153,6 +202,11 @@ export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (ru
 /** What is wrong with a run, one line each; nothing when the run is as it should be. */
 export function problemsOf(run: PersonaRun): string[] {
   const label = `${run.name}${run.declared ? ' (declared)' : ''}`;
+  const differences = (run.serialDifferences ?? []).map((d) => `${label}: not the same at both concurrencies: ${d}`);
+  return [...differences, ...verdictProblems(run, label)];
+}
+
+function verdictProblems(run: PersonaRun, label: string): string[] {
   const errors = run.errors.map((e) => `${label}: case ${e.caseId} errored: ${e.reason}`);
   if (run.kind === 'fault') {
     const known = KNOWN_MISSES[run.name];

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clause, packageRoot } from '../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../simulator/personas/index.js';
+import type { CaseResult } from '../core/results.js';
 import {
-  KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, formatTable, personasMarkdown, plannedRuns, problemsOf, runPersona, score, type PersonaRun,
+  KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, personasMarkdown, plannedRuns, problemsOf, runPersonaBoth, score, type PersonaRun,
 } from './index.js';
 
 describe('docs/personas.md', () => {
@@ -23,13 +24,32 @@ describe('self-check rules', () => {
     const base: PersonaRun = {
       name: 'some-variant', kind: 'variant', description: '', breaks: [], declared: true, profiled: true,
       summary: { verdict: 'CONFORMANT', toComplete: [] } as unknown as PersonaRun['summary'],
-      mustFailures: [], shouldFailures: [], errors: [], skipped: [], catching: [], collateral: [], durationMs: 0,
+      mustFailures: [], shouldFailures: [], errors: [], skipped: [], catching: [], collateral: [], durationMs: 0, outcomes: [],
     };
     expect(problemsOf(base)).to.deep.equal([]);
     const incomplete = { ...base, summary: { verdict: 'INCOMPLETE', toComplete: [{ unlock: 'idSources.applicationStep', how: '', cases: ['a', 'b'] }] } as unknown as PersonaRun['summary'] };
     expect(problemsOf(incomplete)).to.deep.equal(['some-variant (declared): INCOMPLETE although the profile gives what the variant needs: idSources.applicationStep (2 case(s))']);
     // Without its profile a variant may be incomplete: that is what the unlock list is for.
     expect(problemsOf({ ...incomplete, profiled: false })).to.deep.equal([]);
+  });
+
+  it('a case whose verdict or failing clauses differ between --concurrency 1 and the default is a problem', () => {
+    const assertion = (clauseId: string, passed: boolean, exchange: number): CaseResult['assertions'][number] =>
+      ({ clause: clauseId, level: 'MUST', passed, message: '', check: 'c', exchange });
+    const result = (id: string, assertions: CaseResult['assertions'], steps: string[]): CaseResult => ({
+      id, title: '', level: 'MUST', clauses: [], endpoints: [], tags: [], tier: 'read-only', file: 'f:1', verdict: assertions.some((a) => !a.passed) ? 'fail' : 'pass',
+      assertions, observations: [], exchanges: steps.map((step) => ({ step, request: { method: 'GET', url: 'http://127.0.0.1/', headers: {} }, startedAt: '', elapsedMs: 0 })), durationMs: 0,
+    });
+    const serial = [caseOutcome(result('a', [assertion('X.ONE', true, 0)], ['get'])), caseOutcome(result('b', [assertion('X.TWO', false, 0)], ['get']))];
+    expect(outcomeDifferences(serial, serial, 8)).to.deep.equal([]);
+    const concurrent = [caseOutcome(result('a', [assertion('X.ONE', false, 0)], ['get'])), serial[1] as CaseOutcome];
+    expect(outcomeDifferences(serial, concurrent, 8)).to.deep.equal(['case a: pass at --concurrency 1, fail (MUST X.ONE) at 8']);
+    expect(outcomeDifferences(serial, serial.slice(1), 8)).to.deep.equal(['case a ran at --concurrency 1 only']);
+    // A throttled answer's judgement is in whichever case met the rate limit: not compared case by case.
+    const throttled = caseOutcome(result('a', [assertion('X.ONE', true, 1), assertion('ENVELOPE.ERROR_BODY', false, 0)], ['token (throttled, sent again)', 'get']));
+    expect(throttled).to.deep.equal({ id: 'a', verdict: 'pass', failing: [] });
+    const base = { name: 'v', kind: 'variant', declared: false, mustFailures: [], shouldFailures: [], errors: [], profiled: false } as unknown as PersonaRun;
+    expect(problemsOf({ ...base, serialDifferences: ['case a: …'] })).to.deep.equal(['v: not the same at both concurrencies: case a: …']);
   });
 });
 
@@ -42,7 +62,7 @@ describe('self-check: the harness judged against its own simulator', function ()
   const runOf = (persona: Persona | undefined, declare: boolean): Promise<PersonaRun> => {
     const key = `${persona?.name ?? 'clean'}${declare ? ' declared' : ''}`;
     let run = started.get(key);
-    if (!run) started.set(key, (run = runPersona(persona, declare)));
+    if (!run) started.set(key, (run = runPersonaBoth(persona, declare)));
     return run;
   };
   const settled: PersonaRun[] = [];
