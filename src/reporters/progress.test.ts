@@ -70,7 +70,7 @@ describe('the live progress line', function () {
 
   it('says how long the run waited on the rate limit, only when it did', () => {
     expect(track(started(10, { waited: 0 })).err.live).to.not.include('rate limit');
-    expect(track(started(10, { waited: 65_000 })).err.live).to.include('1:05 waiting on the rate limit');
+    expect(track(started(10, { waited: 65_000 })).err.live).to.include('rate-limit waits 1:05');
   });
 
   it('never wraps: the line is cut to the terminal width, the suites in flight first', () => {

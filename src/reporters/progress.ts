@@ -46,6 +46,7 @@ export interface ProgressState {
   total: number;
   failed: number;
   elapsedMs: number;
+  /** Waits on the rate limit, summed over requests (side by side ones each count): it can exceed elapsedMs. */
   waitedMs: number;
   /** The suites with a case under way, in the order they started. */
   inFlight: string[];
@@ -83,13 +84,13 @@ function suitesText(names: string[], width: number): string {
 
 /**
  * The line, never wider than columns - 1 (writing the last column makes many terminals wrap):
- * "120/460 cases · 2 failed · 0:12 elapsed, ~0:34 left · 0:03 waiting on the rate limit · auth/bearer, jobs/list +1".
+ * "120/460 cases · 2 failed · 0:12 elapsed, ~0:34 left · rate-limit waits 0:03 · auth/bearer, jobs/list +1".
  */
 export function progressText(s: ProgressState, columns: number): string {
   const width = Math.max(1, columns - 1);
   const time = `${clock(s.elapsedMs)} elapsed${s.done >= ESTIMATE_AFTER && s.done < s.total ? `, ~${clock((s.elapsedMs / s.done) * (s.total - s.done))} left` : ''}`;
   const parts = [`${s.done}/${s.total} cases`, `${s.failed} failed`, time];
-  if (s.waitedMs > 0) parts.push(`${clock(s.waitedMs)} waiting on the rate limit`);
+  if (s.waitedMs > 0) parts.push(`rate-limit waits ${clock(s.waitedMs)}`);
   const head = parts.join(' · ');
   const room = width - Array.from(head).length - 3;
   const suites = s.inFlight.length && room > 0 ? ` · ${suitesText(s.inFlight, room)}` : '';
