@@ -112,6 +112,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
   say(`\n${verdictSummary(report.summary)}`);
+  if (report.run.concurrency !== undefined) say(`Concurrency: up to ${report.run.concurrency} case(s) side by side (--concurrency)`);
   if (report.run.stopped) {
     say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
   }
