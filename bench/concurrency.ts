@@ -2,12 +2,12 @@
 // at 0, 20 and 50 ms of added latency, one case at a time and at the default concurrency, in one sitting; and
 // whether the two judged every case the same. The baseline of each ratio is the --concurrency 1 run at the same
 // latency, measured in the same sitting.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Table } from './run.js';
+import { simulatorProcess, type Table } from './run.js';
 import { DEFAULT_CONCURRENCY } from '../src/engine/pool.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -18,25 +18,6 @@ const RUNS_AT_ZERO = 3;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-async function simulator(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0', '--client-id', 'bench', '--client-secret', SECRET, '--no-admin',
-    ...(latencyMs > 0 ? ['--latency', String(latencyMs)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the simulator did not start within 20 s')), 20_000);
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the simulator exited with ${String(code)}`)));
-  });
-  return { baseUrl, stop: () => child.kill('SIGTERM') };
-}
-
 interface Timed {
   ms: number;
   verdict: string;
@@ -46,7 +27,7 @@ interface Timed {
 
 /** One complete `rdx run` (a process, as a user runs it) against a fresh simulator; its wall time and verdicts. */
 async function timedRun(latencyMs: number, concurrency: number): Promise<Timed> {
-  const sim = await simulator(latencyMs);
+  const sim = await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
   const dir = mkdtempSync(join(tmpdir(), 'rdx-bench-'));
   try {
     const started = performance.now();
