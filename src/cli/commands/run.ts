@@ -39,7 +39,7 @@ export function builder(y: Argv): Argv {
     .option('concurrency', { type: 'number', requiresArg: true, describe: 'How many cases may run side by side (profile concurrency): 1 to 64 (default 8); 1 runs them one after another in the suites\' order. Cases that share state on the target never run side by side (suites/README.md)' })
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
-    .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
+    .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail); with --concurrency above 1 the cases already under way end and are reported too' })
     .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
     .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })
     .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, and the verdict is KNOWN_FAILURES (exit 0), never CONFORMANT; a stale entry or a TODO reason is an error' })
