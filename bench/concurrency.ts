@@ -25,22 +25,25 @@ interface Timed {
   cases: Map<string, string>;
 }
 
-/** One complete `rdx run` (a process, as a user runs it) against a fresh simulator; its wall time and verdicts. */
-async function timedRun(latencyMs: number, concurrency: number): Promise<Timed> {
-  const sim = await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
+/**
+ * One complete `rdx run` (a process, as a user runs it), against a fresh simulator in its own process with that
+ * latency, or against the embedded one (`npm start`); its wall time and verdicts.
+ */
+async function timedRun(latencyMs: number | 'embedded', concurrency: number): Promise<Timed> {
+  const sim = latencyMs === 'embedded' ? undefined : await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
   const dir = mkdtempSync(join(tmpdir(), 'rdx-bench-'));
   try {
     const started = performance.now();
-    const r = spawnSync(process.execPath, [CLI, 'run', '--base-url', sim.baseUrl, '--client-id', 'bench', '--allow-irreversible',
-      '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir], {
-      stdio: 'ignore', timeout: 300_000, env: { ...process.env, RDX_CLIENT_SECRET: SECRET },
+    const target = sim ? ['--base-url', sim.baseUrl, '--client-id', 'bench'] : [];
+    const r = spawnSync(process.execPath, [CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir], {
+      stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...(sim ? { RDX_CLIENT_SECRET: SECRET } : {}) },
     });
     const ms = performance.now() - started;
-    if (r.status === null || r.status > 4) throw new Error(`rdx run --concurrency ${concurrency} at ${latencyMs} ms ended with ${String(r.status ?? r.signal)}`);
+    if (r.status === null || r.status > 4) throw new Error(`rdx run --concurrency ${concurrency} (${String(latencyMs)}) ended with ${String(r.status ?? r.signal)}`);
     const report = JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')) as { summary: { verdict: string }; cases: { id: string; verdict: string }[] };
     return { ms, verdict: report.summary.verdict, cases: new Map(report.cases.map((c) => [c.id, c.verdict])) };
   } finally {
-    sim.stop();
+    sim?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -54,8 +57,8 @@ function differing(a: Timed, b: Timed): string[] {
 export async function concurrencyTable(): Promise<Table> {
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
-  for (const latency of LATENCIES) {
-    const runs = latency === 0 ? RUNS_AT_ZERO : 1;
+  for (const latency of ['embedded', ...LATENCIES] as const) {
+    const runs = latency === 0 || latency === 'embedded' ? RUNS_AT_ZERO : 1;
     const serial: Timed[] = [];
     const concurrent: Timed[] = [];
     // Interleaved, so that a slow spell of the machine weighs on both.
@@ -67,17 +70,18 @@ export async function concurrencyTable(): Promise<Table> {
     const verdicts = [...new Set([...serial, ...concurrent].map((t) => t.verdict))];
     const one = median(serial.map((t) => t.ms));
     const many = median(concurrent.map((t) => t.ms));
-    rows.push([`${latency} ms`, Math.round(one), Math.round(many), (one / many).toFixed(2), diff.length === 0 && verdicts.length === 1 ? `yes (${verdicts[0] ?? ''})` : 'NO']);
-    if (diff.length > 0) notes.push(`At ${latency} ms, judged differently: ${diff.slice(0, 10).join(', ')}${diff.length > 10 ? ` (+${diff.length - 10})` : ''}.`);
-    if (runs > 1) notes.push(`At ${latency} ms, every run (ms): --concurrency 1 ${serial.map((t) => Math.round(t.ms)).join(', ')}; ${DEFAULT_CONCURRENCY}: ${concurrent.map((t) => Math.round(t.ms)).join(', ')}.`);
+    const label = latency === 'embedded' ? 'none (embedded simulator, npm start)' : `${latency} ms`;
+    rows.push([label, Math.round(one), Math.round(many), (one / many).toFixed(2), diff.length === 0 && verdicts.length === 1 ? `yes (${verdicts[0] ?? ''})` : 'NO']);
+    if (diff.length > 0) notes.push(`At ${label}, judged differently: ${diff.slice(0, 10).join(', ')}${diff.length > 10 ? ` (+${diff.length - 10})` : ''}.`);
+    if (runs > 1) notes.push(`At ${label}, every run (ms): --concurrency 1 ${serial.map((t) => Math.round(t.ms)).join(', ')}; ${DEFAULT_CONCURRENCY}: ${concurrent.map((t) => Math.round(t.ms)).join(', ')}.`);
   }
   return {
     title: `rdx run at --concurrency 1 and the default (${DEFAULT_CONCURRENCY}) against rdx simulate --latency L (a fresh simulator per run)`,
     columns: ['added latency', '--concurrency 1, ms', `--concurrency ${DEFAULT_CONCURRENCY}, ms`, 'ratio', 'same verdicts, case by case'],
     rows,
     notes: [
-      `Wall time of the whole \`rdx run\` process (start-up, every case, the sweep, the reports); at 0 ms the median of ${RUNS_AT_ZERO} interleaved pairs, else one pair.`,
-      `Goals: at 50 ms the default at least 4x faster than --concurrency 1; at 0 ms no slower (ratio >= 1, within noise).`,
+      `Wall time of the whole \`rdx run\` process (start-up, every case, the sweep, the reports); embedded and at 0 ms the median of ${RUNS_AT_ZERO} interleaved pairs, else one pair.`,
+      `Goals: at 50 ms the default at least 4x faster than --concurrency 1; embedded and at 0 ms no slower (ratio >= 1, within noise).`,
       ...notes,
     ],
   };
