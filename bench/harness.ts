@@ -1,36 +1,18 @@
 // The harness's own speed, as ratios to baselines measured in the same run: its exchange rate against its own
 // requests replayed by a bare undici loop on an equally fresh simulator (the ceiling for any harness), the wall time of the full default run, and the start-up
 // of `rdx --help` against a bare `node -e 0`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import type { BenchSection, Table } from './run.js';
+import { simulatorProcess, type BenchSection, type Table } from './run.js';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
+import { concurrencyTable } from './concurrency.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const RUNS = 3;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-/** The simulator in its own process, so the harness does not share an event loop with it. */
-async function simulatorProcess(secret: string): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0', '--client-id', 'bench', '--client-secret', secret, '--no-admin'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the simulator did not start within 20 s')), 20_000);
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the simulator exited with ${String(code)}`)));
-  });
-  return { baseUrl, stop: () => child.kill('SIGTERM') };
-}
 
 /**
  * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:
@@ -84,7 +66,7 @@ export const harnessSection: BenchSection = {
       const harness: number[] = [];
       let exchanges = 0;
       for (let i = 0; i < RUNS; i++) {
-        const a = await simulatorProcess(secret);
+        const a = await simulatorProcess(CLI, secret);
         let sent: Replayed[];
         try {
           const { report } = await runConformance({
@@ -97,7 +79,7 @@ export const harnessSection: BenchSection = {
         } finally {
           a.stop();
         }
-        const b = await simulatorProcess(secret);
+        const b = await simulatorProcess(CLI, secret);
         try {
           bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, secret), secret, sent));
         } finally {
@@ -119,7 +101,7 @@ export const harnessSection: BenchSection = {
           `${exchanges} exchanges per full run; the replay sends them in order on one connection and judges nothing.`,
           'Goals: harness >= 0.5x the bare loop; the full default run well under 10 s.',
         ],
-      }];
+      }, await concurrencyTable()];
     }
   },
 };

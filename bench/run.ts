@@ -1,6 +1,6 @@
 // What the benchmark sections share: subjects in child processes with time limits, and autocannon runs.
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
@@ -121,4 +121,23 @@ export function median(values: number[]): number {
 export function medianRun(runs: LoadResult[]): LoadResult {
   const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
   return sorted[Math.floor((sorted.length - 1) / 2)] as LoadResult;
+}
+
+/** `rdx simulate` (the CLI at `cli`) in its own process, so the harness does not share an event loop with it. */
+export async function simulatorProcess(cli: string, secret: string, args: string[] = []): Promise<{ baseUrl: string; stop: () => void }> {
+  const child = spawn(process.execPath, [cli, 'simulate', '--port', '0', '--client-id', 'bench', '--client-secret', secret, '--no-admin', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the simulator did not start within 20 s')), 20_000);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the simulator exited with ${String(code)}`)));
+  });
+  return { baseUrl, stop: () => child.kill('SIGTERM') };
 }

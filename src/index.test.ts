@@ -33,9 +33,11 @@ describe('the programmatic API (src/index.ts)', function () {
   it('takes the other run options as `rdx run` does: suite files, --bail, --fail-on should, a reporter', async () => {
     const suite = join(packageRoot, 'suites', 'envelope', 'envelope.yaml');
     const { report, exitCode } = await runConformance({
-      ...quiet, suiteFiles: [suite], bail: true, failOn: 'should', reporter: 'none',
+      ...quiet, suiteFiles: [suite], bail: true, failOn: 'should', reporter: 'none', concurrency: 1,
       simulator: { personas: [personaByName('missing-message') as Persona] },
     });
+    // One case at a time, nothing has run ahead of the first failure (side by side, the cases under way end too).
+    expect(report.run.concurrency).to.equal(1);
     expect(report.cases.filter((c) => c.verdict === 'fail'), 'bail: the run stops at the first failing case').to.have.length(1);
     expect(report.cases.map((c) => c.id), 'cases').to.not.be.empty;
     expect(report.cases.filter((c) => !String(c.file).includes('envelope/envelope.yaml')).map((c) => c.id), 'cases from other files').to.deep.equal([]);

@@ -43,6 +43,12 @@ export interface Persona {
   description: string;
   /** Clause ids of spec/clauses.yaml a fault breaks: exactly these should go red in a harness run. */
   breaks?: string[];
+  /**
+   * A fault that answers one case with the records of others (the latest step created, whoever created it): which
+   * cases see it depends on what runs beside them, so the self-check compares its runs at two concurrencies by
+   * verdict and caught clause, not case by case. Says why.
+   */
+  acrossCases?: string;
   /** Interpretation ids of spec/interpretations.yaml a variant reads differently from the default. */
   interprets?: string[];
   /**

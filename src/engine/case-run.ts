@@ -93,7 +93,7 @@ export class CaseRun {
   readonly missing: Missing = new Map();
   /** Refused probes whose controls are sent once every step has run. */
   readonly controls: PendingControl[] = [];
-  /** Endpoints whose failing throttled answer this case reports (unreported again if the case goes unjudged). */
+  /** Endpoints whose failing throttled answer this case reports (ThrottledAnswers.settle once it ends). */
   readonly throttledFailures = new Set<string>();
   /** How many of the case's exchanges the report budget has masked and kept so far. */
   stored = 0;

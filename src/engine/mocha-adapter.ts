@@ -45,9 +45,18 @@ interface Outcome {
  */
 export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run: MochaRun): Promise<void> {
   const byId = new Map(cases.map((c) => [c.id, c]));
-  const pool = new CasePool<Outcome>(cases, run.concurrency, async (scheduled) => {
+  const { halt } = run;
+  // What a case the pool will not start gets: a bailed run, or a stopped one whose case under way outlived the grace
+  // (mocha still awaits the cases after it).
+  const notStarted = (scheduled: { id: string }): Outcome => {
+    const r = unrunCase(byId.get(scheduled.id) as CaseDef, halt.aborted ? String(halt.reason) : 'bail');
+    return { r, verdict: r.verdict };
+  };
+  const pool: CasePool<Outcome> = new CasePool<Outcome>(cases, run.concurrency, async (scheduled) => {
     const out = await judgedCase(byId.get(scheduled.id) as CaseDef, run);
     run.judged(out.r);
+    // --bail: the first failure starts no other case (the pool would start the next before mocha bails).
+    if (options.bail && !out.r.baseline && ['fail', 'warn', 'error'].includes(out.r.verdict)) pool.stop(notStarted);
     return { ...out, verdict: out.r.verdict };
   }, run.progress);
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
@@ -67,7 +76,6 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
   }
   // Stopped: a case has HALT_GRACE_MS to end (its requests are cut at once); one that does not, whatever holds it,
   // is left behind and reported as not run, so the stop is a hard one.
-  const { halt } = run;
   // A JSON reporter on a terminal: what JSON.stringify leaves raw (C1 controls, bidi overrides) is written as \u
   // escapes, so the terminal acts on none of it and the JSON still parses to the same value.
   const write = process.stdout.write;
@@ -79,8 +87,8 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
     pool.start();
     mocha.run(() => resolve());
   }), halt);
-  // A bailed run starts no more cases; those started ahead of mocha end (and clean up) before the run goes on.
-  pool.stop();
+  // Those started ahead of mocha end (and clean up) before the run goes on.
+  pool.stop(notStarted);
   if (finished) await untilGrace(pool.idle(), halt);
   process.stdout.write = write;
   if (finished) mocha.dispose();

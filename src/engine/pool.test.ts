@@ -97,15 +97,18 @@ describe('case pool (rdx run --concurrency)', () => {
     expect(h.starts.find((s) => s.id === 'walk')?.beside).to.deep.equal([]);
   });
 
-  it('starts nothing once stopped (a bailed run); what is under way still ends', async () => {
+  it('starts nothing once stopped (a bailed run); what is under way still ends, and what waits gets the stop\'s outcome', async () => {
     const h = harness(['a', 'b', 'c'].map((id) => planned(id)), 2);
     h.pool.start();
-    h.pool.stop();
+    h.pool.stop(() => ({ verdict: 'skip' }));
     await h.end('a');
     expect(h.started()).to.deep.equal(['a', 'b']);
     const idle = h.pool.idle();
     await h.end('b');
     await idle;
+    // The case left waiting has the stop's outcome, so nothing awaiting it hangs.
+    expect(await h.pool.outcome('c')).to.deep.equal({ verdict: 'skip' });
+    expect(h.started()).to.deep.equal(['a', 'b']);
   });
 
   it('tells the progress watcher of each start and end with the verdict', async () => {

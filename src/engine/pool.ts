@@ -62,9 +62,17 @@ export class CasePool<T extends { verdict: Verdict }> {
     return (this.slots[i] as Slot<T>).done;
   }
 
-  /** No case starts after this (a bailed run); those under way go on to their end. */
-  stop(): void {
+  /**
+   * No case starts after this (a bailed or stopped run); those under way go on to their end. The outcome of each case
+   * left waiting is `unrun`'s, so whatever still awaits one (a mocha test after a stop) ends rather than hangs.
+   */
+  stop(unrun: (c: Scheduled) => T): void {
     this.stopped = true;
+    for (const slot of this.slots) {
+      if (slot.state !== 'waiting') continue;
+      slot.state = 'done';
+      slot.resolve(unrun(slot.c));
+    }
   }
 
   /** Resolves once no case is under way. */

@@ -81,8 +81,7 @@ export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest
 /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
 function recordThrottled(run: CaseRun): void {
   const { result } = run;
-  for (const { endpoint, exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled())) {
-    if (judgements.some((j) => !j.passed)) run.throttledFailures.add(endpoint);
+  for (const { exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled(), run.throttledFailures)) {
     const index = result.exchanges.push({ ...exchange, step: `${exchange.step} (throttled, sent again)` }) - 1;
     for (const j of judgements) result.assertions.push(assertion({ ...j, exchange: index }));
   }

@@ -70,7 +70,7 @@ export class Runner {
     } catch (error) {
       unjudged(result, error);
     }
-    if (result.verdict === 'skip' || result.verdict === 'error') throttled.unreport(run.throttledFailures);
+    throttled.settle(run.throttledFailures, result.verdict !== 'skip' && result.verdict !== 'error');
     run.stored = await budget.store(result.exchanges, run.stored);
     if (result.reason) result.reason = secrets.scrub(result.reason);
     result.assertions = result.assertions.map((a) => ({ ...a, message: secrets.scrub(a.message) }));

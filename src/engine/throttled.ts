@@ -17,16 +17,21 @@ export interface ThrottledJudgement {
 }
 
 export class ThrottledAnswers {
-  /** Per endpoint, whether a passing and whether a failing throttled answer has been reported already. */
-  private readonly reported = new Map<string, { passed: boolean; failed: boolean }>();
+  /** Endpoints a passing throttled answer has been reported for. */
+  private readonly passed = new Set<string>();
+  /** Endpoints whose failing throttled answer is in the verdict of a case that has ended judged. */
+  private readonly failed = new Set<string>();
 
   constructor(private readonly declared: ProfileDeclared, private readonly invalidItems: WeakSet<object>) {}
 
   /**
-   * The answers to report, each with its judgements: per endpoint the first that passes and the first that fails;
-   * every other one is only counted (TransportStats). An answer to no endpoint of the spec is not judged.
+   * The answers to report, each with its judgements: per endpoint the first that passes, and the first that fails
+   * until a case that reported one ends judged (cases under way side by side may each report one: none is lost if
+   * the one that reported it first ends unjudged); every other one is only counted (TransportStats). An answer to no
+   * endpoint of the spec is not judged. `reportedByCase` holds the endpoints whose failing answer the asking case has
+   * reported already (one each), and gains the new ones.
    */
-  judge(answers: { endpoint: string | undefined; exchange: Exchange }[]): ThrottledJudgement[] {
+  judge(answers: { endpoint: string | undefined; exchange: Exchange }[], reportedByCase: Set<string>): ThrottledJudgement[] {
     const out: ThrottledJudgement[] = [];
     for (const { endpoint, exchange } of answers) {
       const operation = operations().find((o) => String(o.endpoint) === endpoint && o.method === exchange.request.method.toUpperCase());
@@ -38,22 +43,21 @@ export class ThrottledAnswers {
         .flatMap((c) => c.run(ctx).map((j) => ({ ...j, check: c.id, message: `throttled answer (sent again after it): ${j.message}` })));
       if (judgements.length === 0) continue;
       const passed = judgements.every((j) => j.passed);
-      const seen = this.reported.get(endpoint) ?? { passed: false, failed: false };
-      if (passed ? seen.passed : seen.failed) continue;
-      this.reported.set(endpoint, passed ? { ...seen, passed: true } : { ...seen, failed: true });
+      if (passed ? this.passed.has(endpoint) : this.failed.has(endpoint) || reportedByCase.has(endpoint)) continue;
+      if (passed) this.passed.add(endpoint);
+      else reportedByCase.add(endpoint);
       out.push({ endpoint, exchange, judgements });
     }
     return out;
   }
 
   /**
-   * The case that reported these endpoints' failing answers ended unjudged (skip or error), so its assertions are in
-   * no verdict: the next throttled answer of each is reported again, so that a skip never hides a bad answer.
+   * A case that reported these endpoints' failing answers has ended: judged (pass, fail, warn, observed), its
+   * verdict carries them and no other case reports one again; unjudged (skip, error), its assertions are in no
+   * verdict, so the next failing answer of each is reported again: a skip never hides a bad answer.
    */
-  unreport(endpoints: Iterable<string>): void {
-    for (const endpoint of endpoints) {
-      const seen = this.reported.get(endpoint);
-      if (seen) this.reported.set(endpoint, { ...seen, failed: false });
-    }
+  settle(endpoints: Iterable<string>, judged: boolean): void {
+    if (judged) for (const endpoint of endpoints) this.failed.add(endpoint);
   }
+
 }

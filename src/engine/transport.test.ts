@@ -87,19 +87,35 @@ describe('throttled answers judged once per endpoint', () => {
   it('reports the first failing and the first passing answer of an endpoint, and counts the rest only', () => {
     const judge = new ThrottledAnswers({}, new WeakSet());
     const bare = Array.from({ length: 5 }, () => answer('/ats/job-offers', 'Too Many Requests'));
-    const first = judge.judge(bare);
+    const reported = new Set<string>();
+    const first = judge.judge(bare, reported);
     expect(first.map((j) => [j.endpoint, j.judgements.map((x) => [x.clause, x.passed])])).to.deep.equal([['3', [['ENVELOPE.ERROR_BODY', false]]]]);
-    expect(judge.judge(bare)).to.deep.equal([]);
+    expect(judge.judge(bare, reported)).to.deep.equal([]);
+    judge.settle(reported, true);
+    // Once the case that reported it ended judged, no other case reports it again.
+    expect(judge.judge(bare, new Set())).to.deep.equal([]);
     const envelope = '{"message":"slow down","errors":[{"message":"429","data":null}]}';
-    expect(judge.judge([answer('/ats/job-offers', envelope), answer('/ats/job-offers', envelope)])).to.have.length(1);
+    expect(judge.judge([answer('/ats/job-offers', envelope), answer('/ats/job-offers', envelope)], new Set())).to.have.length(1);
     // Another endpoint is reported on its own; an answer to no endpoint of the spec is not judged.
-    expect(judge.judge([answer('/users', 'nope'), answer('/elsewhere', 'nope')]).map((j) => j.endpoint)).to.deep.equal(['21']);
+    expect(judge.judge([answer('/users', 'nope'), answer('/elsewhere', 'nope')], new Set()).map((j) => j.endpoint)).to.deep.equal(['21']);
   });
 
   it('reports an endpoint again when the case that reported it went unjudged', () => {
     const judge = new ThrottledAnswers({}, new WeakSet());
-    expect(judge.judge([answer('/ats/job-offers', 'x')])).to.have.length(1);
-    judge.unreport(['3']);
-    expect(judge.judge([answer('/ats/job-offers', 'x')])).to.have.length(1);
+    const skipped = new Set<string>();
+    expect(judge.judge([answer('/ats/job-offers', 'x')], skipped)).to.have.length(1);
+    judge.settle(skipped, false);
+    expect(judge.judge([answer('/ats/job-offers', 'x')], new Set())).to.have.length(1);
+  });
+
+  it('lets a case running beside the one that reported it report it too, so none is lost if that one goes unjudged', () => {
+    const judge = new ThrottledAnswers({}, new WeakSet());
+    const a = new Set<string>();
+    const b = new Set<string>();
+    expect(judge.judge([answer('/ats/job-offers', 'x')], a)).to.have.length(1);
+    expect(judge.judge([answer('/ats/job-offers', 'x')], b)).to.have.length(1);
+    judge.settle(a, false);
+    judge.settle(b, true);
+    expect(judge.judge([answer('/ats/job-offers', 'x')], new Set())).to.deep.equal([]);
   });
 });

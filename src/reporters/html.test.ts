@@ -45,6 +45,7 @@ describe('report.html', function () {
     expect(top).to.include(`rdx-conformance ${report.harness.version}`);
     expect(top).to.include(`<abbr title="${report.spec.hash}"><code>${report.spec.hash.slice(0, 12)}</code></abbr>`);
     expect(top).to.include(report.run.target.baseUrl).and.include(report.run.runTag).and.include(report.run.startedAt.slice(0, 10));
+    expect(top).to.include(`(up to ${String(report.run.concurrency)} cases side by side)`);
     expect(top).to.match(/<dt>Seed<\/dt><dd>1<\/dd>/);
     expect(html).to.match(/<section id="counts"><h2>Counts<\/h2><table class="counts">/);
   });

@@ -144,7 +144,7 @@ function header(report: Report, failing: CaseResult[]): string {
   const facts = [
     fact('Target', `<code>${esc(run.target.baseUrl)}</code>${run.target.embedded ? ' <span class="muted">(bundled simulator)</span>' : ''}`),
     fact('Date', `${esc(utc(run.startedAt))}`),
-    fact('Duration', `${esc((run.durationMs / 1000).toFixed(1))} s`),
+    fact('Duration', `${esc((run.durationMs / 1000).toFixed(1))} s${run.concurrency ? ` <span class="muted">(up to ${esc(run.concurrency)} cases side by side)</span>` : ''}`),
     fact('Seed', esc(run.seed)),
     fact('Run tag', `<code>${esc(run.runTag)}</code>`),
     fact('Run id', `<code>${esc(run.id)}</code>`),

@@ -64,16 +64,15 @@ export function caseOutcome(c: CaseResult): CaseOutcome {
   return { id: c.id, verdict, failing: unique(judged.filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`)).sort() };
 }
 
-/** Where two runs' outcomes differ, case by case, one line each. */
-export function outcomeDifferences(serial: CaseOutcome[], concurrent: CaseOutcome[], concurrency: number): string[] {
-  const other = new Map(concurrent.map((o) => [o.id, o]));
+/** Where two runs' outcomes differ, case by case, one line each; each run named by its label ("at --concurrency 1"). */
+export function outcomeDifferences(a: { label: string; outcomes: CaseOutcome[] }, b: { label: string; outcomes: CaseOutcome[] }): string[] {
+  const other = new Map(b.outcomes.map((o) => [o.id, o]));
+  const shown = (o: CaseOutcome): string => `${o.verdict}${o.failing.length ? ` (${o.failing.join(', ')})` : ''}`;
   const lines: string[] = [];
-  for (const a of serial) {
-    const b = other.get(a.id);
-    if (!b) lines.push(`case ${a.id} ran at --concurrency 1 only`);
-    else if (a.verdict !== b.verdict || a.failing.join() !== b.failing.join()) {
-      lines.push(`case ${a.id}: ${a.verdict}${a.failing.length ? ` (${a.failing.join(', ')})` : ''} at --concurrency 1, ${b.verdict}${b.failing.length ? ` (${b.failing.join(', ')})` : ''} at ${concurrency}`);
-    }
+  for (const x of a.outcomes) {
+    const y = other.get(x.id);
+    if (!y) lines.push(`case ${x.id} ran ${a.label} only`);
+    else if (x.verdict !== y.verdict || x.failing.join() !== y.failing.join()) lines.push(`case ${x.id}: ${shown(x)} ${a.label}, ${shown(y)} ${b.label}`);
   }
   return lines;
 }
@@ -167,7 +166,16 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
 export async function runPersonaBoth(persona: Persona | undefined, declare = false): Promise<PersonaRun> {
   const concurrent = await runPersona(persona, declare);
   const serial = await runPersona(persona, declare, 1);
-  return { ...concurrent, serialDifferences: outcomeDifferences(serial.outcomes, concurrent.outcomes, DEFAULT_CONCURRENCY) };
+  const one = 'at --concurrency 1';
+  const many = `at ${DEFAULT_CONCURRENCY}`;
+  // A fault seen across cases (Persona.acrossCases): the same verdict, and caught both ways, is what can hold.
+  const differences = persona?.acrossCases === undefined
+    ? outcomeDifferences({ label: one, outcomes: serial.outcomes }, { label: many, outcomes: concurrent.outcomes })
+    : [
+      ...(serial.summary.verdict === concurrent.summary.verdict ? [] : [`the run's verdict: ${serial.summary.verdict} ${one}, ${concurrent.summary.verdict} ${many}`]),
+      ...(serial.catching.length > 0 ? [] : [`not caught ${one}`]),
+    ];
+  return { ...concurrent, serialDifferences: differences };
 }
 
 /** The runs the self-check makes: clean, each variant (and again with its declarations), each fault. */

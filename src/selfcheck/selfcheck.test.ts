@@ -41,10 +41,12 @@ describe('self-check rules', () => {
       assertions, observations: [], exchanges: steps.map((step) => ({ step, request: { method: 'GET', url: 'http://127.0.0.1/', headers: {} }, startedAt: '', elapsedMs: 0 })), durationMs: 0,
     });
     const serial = [caseOutcome(result('a', [assertion('X.ONE', true, 0)], ['get'])), caseOutcome(result('b', [assertion('X.TWO', false, 0)], ['get']))];
-    expect(outcomeDifferences(serial, serial, 8)).to.deep.equal([]);
+    const one = (outcomes: CaseOutcome[]): { label: string; outcomes: CaseOutcome[] } => ({ label: 'at --concurrency 1', outcomes });
+    const eight = (outcomes: CaseOutcome[]): { label: string; outcomes: CaseOutcome[] } => ({ label: 'at 8', outcomes });
+    expect(outcomeDifferences(one(serial), eight(serial))).to.deep.equal([]);
     const concurrent = [caseOutcome(result('a', [assertion('X.ONE', false, 0)], ['get'])), serial[1] as CaseOutcome];
-    expect(outcomeDifferences(serial, concurrent, 8)).to.deep.equal(['case a: pass at --concurrency 1, fail (MUST X.ONE) at 8']);
-    expect(outcomeDifferences(serial, serial.slice(1), 8)).to.deep.equal(['case a ran at --concurrency 1 only']);
+    expect(outcomeDifferences(one(serial), eight(concurrent))).to.deep.equal(['case a: pass at --concurrency 1, fail (MUST X.ONE) at 8']);
+    expect(outcomeDifferences(one(serial), eight(serial.slice(1)))).to.deep.equal(['case a ran at --concurrency 1 only']);
     // A throttled answer's judgement is in whichever case met the rate limit: not compared case by case.
     const throttled = caseOutcome(result('a', [assertion('X.ONE', true, 1), assertion('ENVELOPE.ERROR_BODY', false, 0)], ['token (throttled, sent again)', 'get']));
     expect(throttled).to.deep.equal({ id: 'a', verdict: 'pass', failing: [] });

@@ -41,7 +41,7 @@ export function builder(y: Argv): Argv {
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('progress', { type: 'boolean', describe: 'A live line on stderr while the run goes: cases done, failures, suites in flight, time elapsed and left, time waited on the rate limit. On by default when stderr is a terminal and env CI is not set; --no-progress turns it off' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
-    .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail)' })
+    .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail); with --concurrency above 1 the cases already under way end and are reported too' })
     .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
     .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })
     .option('baseline', { type: 'string', describe: 'Known failures (YAML): reported, and the verdict is KNOWN_FAILURES (exit 0), never CONFORMANT; a stale entry or a TODO reason is an error' })
@@ -116,6 +116,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (b.expired.length) say(`Baseline: ${b.expired.length} entr(ies) expired and count again: ${b.expired.join(', ')}`);
   }
   say(`\n${verdictSummary(report.summary)}`);
+  if (report.run.concurrency !== undefined) say(`Concurrency: up to ${report.run.concurrency} case(s) side by side (--concurrency)`);
   if (report.run.stopped) {
     say(`Stopped (${report.run.stopped.reason}) at ${report.run.stopped.at}: ${report.run.stopped.notRun} case(s) not run, so the run cannot be judged conformant`);
   }

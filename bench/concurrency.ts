@@ -1,0 +1,88 @@
+// rdx run --concurrency: a complete run's wall time against the simulator (in its own process, a fresh one per run)
+// at 0, 20 and 50 ms of added latency, one case at a time and at the default concurrency, in one sitting; and
+// whether the two judged every case the same. The baseline of each ratio is the --concurrency 1 run at the same
+// latency, measured in the same sitting.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { simulatorProcess, type Table } from './run.js';
+import { DEFAULT_CONCURRENCY } from '../src/engine/pool.js';
+
+const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const SECRET = 'bench-secret-0123456789';
+const LATENCIES = [0, 20, 50];
+/** Runs per cell at 0 ms, where a run takes seconds and the noise is largest (the median is shown). */
+const RUNS_AT_ZERO = 3;
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+interface Timed {
+  ms: number;
+  verdict: string;
+  /** Case id → verdict, to compare two runs case by case. */
+  cases: Map<string, string>;
+}
+
+/**
+ * One complete `rdx run` (a process, as a user runs it), against a fresh simulator in its own process with that
+ * latency, or against the embedded one (`npm start`); its wall time and verdicts.
+ */
+async function timedRun(latencyMs: number | 'embedded', concurrency: number): Promise<Timed> {
+  const sim = latencyMs === 'embedded' ? undefined : await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
+  const dir = mkdtempSync(join(tmpdir(), 'rdx-bench-'));
+  try {
+    const started = performance.now();
+    const target = sim ? ['--base-url', sim.baseUrl, '--client-id', 'bench'] : [];
+    const r = spawnSync(process.execPath, [CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir], {
+      stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...(sim ? { RDX_CLIENT_SECRET: SECRET } : {}) },
+    });
+    const ms = performance.now() - started;
+    if (r.status === null || r.status > 4) throw new Error(`rdx run --concurrency ${concurrency} (${String(latencyMs)}) ended with ${String(r.status ?? r.signal)}`);
+    const report = JSON.parse(readFileSync(join(dir, 'latest', 'report.json'), 'utf8')) as { summary: { verdict: string }; cases: { id: string; verdict: string }[] };
+    return { ms, verdict: report.summary.verdict, cases: new Map(report.cases.map((c) => [c.id, c.verdict])) };
+  } finally {
+    sim?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The cases two runs judged differently, by id. */
+function differing(a: Timed, b: Timed): string[] {
+  const ids = new Set([...a.cases.keys(), ...b.cases.keys()]);
+  return [...ids].filter((id) => a.cases.get(id) !== b.cases.get(id));
+}
+
+export async function concurrencyTable(): Promise<Table> {
+  const rows: (string | number)[][] = [];
+  const notes: string[] = [];
+  for (const latency of ['embedded', ...LATENCIES] as const) {
+    const runs = latency === 0 || latency === 'embedded' ? RUNS_AT_ZERO : 1;
+    const serial: Timed[] = [];
+    const concurrent: Timed[] = [];
+    // Interleaved, so that a slow spell of the machine weighs on both.
+    for (let i = 0; i < runs; i++) {
+      serial.push(await timedRun(latency, 1));
+      concurrent.push(await timedRun(latency, DEFAULT_CONCURRENCY));
+    }
+    const diff = [...new Set(serial.flatMap((s) => concurrent.flatMap((c) => differing(s, c))))];
+    const verdicts = [...new Set([...serial, ...concurrent].map((t) => t.verdict))];
+    const one = median(serial.map((t) => t.ms));
+    const many = median(concurrent.map((t) => t.ms));
+    const label = latency === 'embedded' ? 'none (embedded simulator, npm start)' : `${latency} ms`;
+    rows.push([label, Math.round(one), Math.round(many), (one / many).toFixed(2), diff.length === 0 && verdicts.length === 1 ? `yes (${verdicts[0] ?? ''})` : 'NO']);
+    if (diff.length > 0) notes.push(`At ${label}, judged differently: ${diff.slice(0, 10).join(', ')}${diff.length > 10 ? ` (+${diff.length - 10})` : ''}.`);
+    if (runs > 1) notes.push(`At ${label}, every run (ms): --concurrency 1 ${serial.map((t) => Math.round(t.ms)).join(', ')}; ${DEFAULT_CONCURRENCY}: ${concurrent.map((t) => Math.round(t.ms)).join(', ')}.`);
+  }
+  return {
+    title: `rdx run at --concurrency 1 and the default (${DEFAULT_CONCURRENCY}) against rdx simulate --latency L (a fresh simulator per run)`,
+    columns: ['added latency', '--concurrency 1, ms', `--concurrency ${DEFAULT_CONCURRENCY}, ms`, 'ratio', 'same verdicts, case by case'],
+    rows,
+    notes: [
+      `Wall time of the whole \`rdx run\` process (start-up, every case, the sweep, the reports); embedded and at 0 ms the median of ${RUNS_AT_ZERO} interleaved pairs, else one pair.`,
+      `Goals: at 50 ms the default at least 4x faster than --concurrency 1; embedded and at 0 ms no slower (ratio >= 1, within noise).`,
+      ...notes,
+    ],
+  };
+}
