@@ -29,13 +29,13 @@ interface Timed {
  * One complete `rdx run` (a process, as a user runs it), against a fresh simulator in its own process with that
  * latency, or against the embedded one (`npm start`); its wall time and verdicts.
  */
-async function timedRun(latencyMs: number | 'embedded', concurrency: number): Promise<Timed> {
+async function timedRun(latencyMs: number | 'embedded', concurrency: number, extra: string[] = []): Promise<Timed> {
   const sim = latencyMs === 'embedded' ? undefined : await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
   const dir = mkdtempSync(join(tmpdir(), 'rdx-bench-'));
   try {
     const started = performance.now();
     const target = sim ? ['--base-url', sim.baseUrl, '--client-id', 'bench'] : [];
-    const r = spawnSync(process.execPath, [CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir], {
+    const r = spawnSync(process.execPath, [CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir, ...extra], {
       stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...(sim ? { RDX_CLIENT_SECRET: SECRET } : {}) },
     });
     const ms = performance.now() - started;
@@ -83,6 +83,27 @@ export async function concurrencyTable(): Promise<Table> {
       `Wall time of the whole \`rdx run\` process (start-up, every case, the sweep, the reports); embedded and at 0 ms the median of ${RUNS_AT_ZERO} interleaved pairs, else one pair.`,
       `Goals: at 50 ms the default at least 4x faster than --concurrency 1; embedded and at 0 ms no slower (ratio >= 1, within noise).`,
       ...notes,
+    ],
+  };
+}
+
+/** The live progress line costs the run nothing: `rdx run --progress` (off a terminal, forced) against `--no-progress`. */
+export async function progressTable(): Promise<Table> {
+  const withLine: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < RUNS_AT_ZERO; i++) {
+    without.push((await timedRun('embedded', DEFAULT_CONCURRENCY, ['--no-progress'])).ms);
+    withLine.push((await timedRun('embedded', DEFAULT_CONCURRENCY, ['--progress'])).ms);
+  }
+  const a = median(withLine);
+  const b = median(without);
+  return {
+    title: 'rdx run\'s progress line (embedded simulator, --concurrency 8)',
+    columns: ['measure', 'value', 'baseline', 'ratio'],
+    rows: [['wall time, ms: --progress vs --no-progress', Math.round(a), Math.round(b), (a / b).toFixed(2)]],
+    notes: [
+      `Median of ${RUNS_AT_ZERO} interleaved pairs; every run (ms): --progress ${withLine.map(Math.round).join(', ')}; --no-progress ${without.map(Math.round).join(', ')}.`,
+      'Goal: ratio <= 1.05 (no cost beyond noise).',
     ],
   };
 }

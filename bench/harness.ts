@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 import { simulatorProcess, type BenchSection, type Table } from './run.js';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
-import { concurrencyTable } from './concurrency.js';
+import { concurrencyTable, progressTable } from './concurrency.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const RUNS = 3;
@@ -101,7 +101,7 @@ export const harnessSection: BenchSection = {
           `${exchanges} exchanges per full run; the replay sends them in order on one connection and judges nothing.`,
           'Goals: harness >= 0.5x the bare loop; the full default run well under 10 s.',
         ],
-      }, await concurrencyTable()];
+      }, await concurrencyTable(), await progressTable()];
     }
   },
 };

@@ -12,7 +12,8 @@ export interface ProgressCase {
 export interface RunProgress {
   /**
    * The cases begin: how many will run, at what concurrency, and a reading of how long the run has waited on the
-   * target so far (its rate limit: throttled answers waited out, plus the client-side pace), in ms.
+   * target so far (its rate limit: throttled answers waited out, plus the client-side pace), in wall-clock ms while
+   * at least one request waited.
    */
   start(run: { total: number; concurrency: number; waitedMs: () => number }): void;
   /** A case started (with --concurrency above 1, several are under way at once). */

@@ -122,7 +122,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       baselineOutcome.expired.push(...o.expired);
     };
     const { progress } = options;
-    progress?.start({ total: cases.length, concurrency, waitedMs: () => { const t = http.transportStats(); return t.waitedMs + t.pacedMs; } });
+    progress?.start({ total: cases.length, concurrency, waitedMs: () => http.waitingMs() });
     try {
       await runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal, concurrency, ...(progress ? { progress } : {}) });
     } finally {

@@ -81,6 +81,9 @@ export class HttpClient {
 
   private readonly stats: TransportStats = { throttled: {}, waitedMs: 0, pacedMs: 0, gaveUp: 0 };
 
+  /** Requests waiting now (on the pace or after a throttled answer), and since when one has been. */
+  private waiting = { now: 0, since: 0, wallMs: 0 };
+
   /** Throttled answers met outside any collector (collectThrottled) since they were last taken. */
   private throttledAnswers: ThrottledAnswer[] = [];
 
@@ -130,6 +133,25 @@ export class HttpClient {
     return taken;
   }
 
+  /**
+   * How long, in wall-clock ms, at least one request of the run has been waiting on the target's rate limit (the
+   * pace, or a throttled answer's wait): unlike transportStats' sums, never more than the time elapsed, however many
+   * requests wait side by side.
+   */
+  waitingMs(): number {
+    const { now, since, wallMs } = this.waiting;
+    return wallMs + (now > 0 ? performance.now() - since : 0);
+  }
+
+  private async whileWaiting<T>(wait: Promise<T>): Promise<T> {
+    if (this.waiting.now++ === 0) this.waiting.since = performance.now();
+    try {
+      return await wait;
+    } finally {
+      if (--this.waiting.now === 0) this.waiting.wallMs += performance.now() - this.waiting.since;
+    }
+  }
+
   /** Runs work whose requests keep their throttled answers to themselves (takeThrottled within it hands them over). */
   collectThrottled<T>(work: () => Promise<T>): Promise<T> {
     return this.collector.run({ answers: [] }, work);
@@ -173,7 +195,7 @@ export class HttpClient {
     let throttled = 0;
     let waited = 0;
     for (;;) {
-      this.stats.pacedMs += await this.limiter.acquire(halt);
+      this.stats.pacedMs += await this.whileWaiting(this.limiter.acquire(halt));
       if (halt?.aborted) return stopped(step, req, halt);
       const exchange = await this.sendOnce(step, req);
       const res = exchange.response;
@@ -185,7 +207,7 @@ export class HttpClient {
           this.stats.gaveUp += 1;
           return gaveUp(exchange, throttled, waited, this.policy);
         }
-        await sleep(wait, halt);
+        await this.whileWaiting(sleep(wait, halt));
         this.stats.waitedMs += wait;
         waited += wait;
         if (halt?.aborted) return stopped(step, req, halt);

@@ -85,6 +85,7 @@ describe('throttled answers: waited out and sent again', () => {
     before(async () => {
       target = await serve({
         '/seconds': (_q, res) => (hit('/seconds') < 3 ? json(res, 429, envelope, { 'retry-after': '0' }) : json(res, 200, { message: 'ok', data: [] })),
+        '/second': (_q, res) => (hit('/second') <= 3 ? json(res, 429, envelope, { 'retry-after': '1' }) : json(res, 200, { message: 'ok', data: [] })),
         '/date': (_q, res) => {
           const now = new Date();
           const at = new Date(now.getTime() - 1000); // already past: go at once
@@ -121,6 +122,15 @@ describe('throttled answers: waited out and sent again', () => {
       const answers = http.takeThrottled();
       expect(answers.map((a) => a.exchange.response?.status)).to.deep.equal([429, 429]);
       expect(http.takeThrottled()).to.deep.equal([]);
+    });
+
+    it('sums the waits of requests side by side in its stats, and counts the wall-clock time they overlap once (waitingMs)', async () => {
+      const http = client();
+      const answers = await Promise.all([1, 2, 3].map(() => http.send('get', { method: 'GET', url: `${target.url}/second` })));
+      expect(answers.map((ex) => ex.response?.status)).to.deep.equal([200, 200, 200]);
+      // Three waits of a second each, side by side: 3 s waited in all, about 1 s of the run spent waiting.
+      expect(http.transportStats().waitedMs).to.equal(3000);
+      expect(http.waitingMs()).to.be.at.least(1000).and.below(2500);
     });
 
     it('waits out a Retry-After given as an HTTP-date', async () => {

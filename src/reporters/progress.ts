@@ -46,7 +46,7 @@ export interface ProgressState {
   total: number;
   failed: number;
   elapsedMs: number;
-  /** Waits on the rate limit, summed over requests (side by side ones each count): it can exceed elapsedMs. */
+  /** Wall-clock time during which a request waited on the rate limit (HttpClient.waitingMs): at most elapsedMs. */
   waitedMs: number;
   /** The suites with a case under way, in the order they started. */
   inFlight: string[];
