@@ -5,7 +5,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+// Types only at load: playwright-core (a dev dependency) is imported when a browser is launched, so the tests that
+// only ask whether Chromium is there (skipWithoutChromium) and the modules that import them do not load it.
+import type { BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = process.env['RDX_CHROMIUM_PATH'] || '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -36,6 +38,7 @@ export interface Chromium {
 
 /** Headless Chromium with a fresh profile in a temporary folder. */
 export async function launchChromium(options: { viewport: { width: number; height: number }; reducedMotion?: 'reduce' }): Promise<Chromium> {
+  const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'rdx-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, ...options });
   return {
