@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { simulatorProcess, type Table } from './run.js';
+import { median, simulatorProcess, type Table } from './run.js';
 import { DEFAULT_CONCURRENCY } from '../src/engine/pool.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -15,8 +15,6 @@ const SECRET = 'bench-secret-0123456789';
 const LATENCIES = [0, 20, 50];
 /** Runs per cell at 0 ms, where a run takes seconds and the noise is largest (the median is shown). */
 const RUNS_AT_ZERO = 3;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 interface Timed {
   ms: number;

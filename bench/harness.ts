@@ -4,15 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { simulatorProcess, type BenchSection, type Table } from './run.js';
+import { median, simulatorProcess, type BenchSection, type Table } from './run.js';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
 import { concurrencyTable, progressTable } from './concurrency.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const RUNS = 3;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /**
  * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:

@@ -103,10 +103,9 @@ export class CaseRun {
   constructor(readonly c: CaseDef, readonly services: RunServices) {
     this.result = caseResult(c, 'pass');
     const { credentials, profile } = services;
-    const gen = services.genFor?.(c.id) ?? services.gen;
-    this.gen = gen;
+    this.gen = services.genFor?.(c.id) ?? services.gen;
     this.vars = {
-      run: { tag: gen.runTag }, credentials, declared: profile.declared,
+      run: { tag: this.gen.runTag }, credentials, declared: profile.declared,
       fixtures: { atsJobOfferIds: profile.fixtures.atsJobOfferIds ?? [] },
     };
   }

@@ -78,11 +78,17 @@ export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest
   return ex;
 }
 
+/** How a case records a throttled answer it met: the step that met it, marked. */
+const THROTTLED_MARK = ' (throttled, sent again)';
+
+/** Whether an exchange of a case is a throttled answer it met on the way (recorded by recordThrottled), not an answer. */
+export const isThrottledAnswer = (ex: { step: string } | undefined): boolean => ex?.step.endsWith(THROTTLED_MARK) ?? false;
+
 /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
 function recordThrottled(run: CaseRun): void {
   const { result } = run;
   for (const { exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled(), run.throttledFailures)) {
-    const index = result.exchanges.push({ ...exchange, step: `${exchange.step} (throttled, sent again)` }) - 1;
+    const index = result.exchanges.push({ ...exchange, step: `${exchange.step}${THROTTLED_MARK}` }) - 1;
     for (const j of judgements) result.assertions.push(assertion({ ...j, exchange: index }));
   }
 }

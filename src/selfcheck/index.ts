@@ -10,6 +10,7 @@ import { defaults, type Profile } from '../config/profile.js';
 import { runConformance, type Summary } from '../engine/run.js';
 import { verdictOf, type CaseResult } from '../core/results.js';
 import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
+import { isThrottledAnswer } from '../engine/request.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
 import { embeddedSimulator } from '../cli/compose.js';
 
@@ -58,7 +59,7 @@ export interface CaseOutcome {
  * depends on timing at any concurrency, so those are compared run against run (the clauses), not case by case.
  */
 export function caseOutcome(c: CaseResult): CaseOutcome {
-  const throttled = (a: CaseResult['assertions'][number]): boolean => /\(throttled, sent again\)$/.test(c.exchanges[a.exchange ?? -1]?.step ?? '');
+  const throttled = (a: CaseResult['assertions'][number]): boolean => isThrottledAnswer(c.exchanges[a.exchange ?? -1]);
   const judged = c.assertions.filter((a) => !throttled(a));
   const verdict = c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'pass' ? verdictOf(c.level, judged) : c.verdict;
   return { id: c.id, verdict, failing: unique(judged.filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`)).sort() };

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { residueLine, residueSummary } from '../../core/residue.js';
 import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../config/profile.js';
 import { runConformance } from '../../engine/run.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../engine/pool.js';
 import { exitCodeOf } from '../../core/verdict.js';
 import { verdictSummary } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
@@ -37,7 +38,7 @@ export function builder(y: Argv): Argv {
     .option('proxy', { type: 'string', describe: 'HTTP(S) proxy URL' })
     .option('seed', { type: 'number', describe: 'Seed of generated data (default 1)' })
     .option('allow-irreversible', { type: 'boolean', describe: 'Also run irreversible cases (PUT /users replaces every user)' })
-    .option('concurrency', { type: 'number', requiresArg: true, describe: 'How many cases may run side by side (profile concurrency): 1 to 64 (default 8); 1 runs them one after another in the suites\' order. Cases that share state on the target never run side by side (suites/README.md)' })
+    .option('concurrency', { type: 'number', requiresArg: true, describe: `How many cases may run side by side (profile concurrency): 1 to ${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); 1 runs them one after another in the suites' order. Cases that share state on the target never run side by side (suites/README.md)` })
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('progress', { type: 'boolean', describe: 'A live line on stderr while the run goes: cases done, failures, suites in flight, time elapsed and left, time waited on the rate limit. On by default when stderr is a terminal and env CI is not set; --no-progress turns it off' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
