@@ -57,7 +57,8 @@ describe('self-check rules', () => {
 
 describe('self-check: the harness judged against its own simulator', function () {
   // One full run takes about half a second; the fault with 2-second tokens waits for one to expire.
-  this.timeout(60_000);
+  // Each test makes two runs (the default concurrency and 1); the rate-limited personas take 40 s of them under c8.
+  this.timeout(180_000);
   // Each planned run once, whichever test asks first: the per-persona tests and the score share them, and the score
   // runs what no earlier test ran (under --grep it runs them all itself).
   const started = new Map<string, Promise<PersonaRun>>();
