@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import yargs, { hideBin } from './yargs.js';
 import { EXIT, UsageError, debugWanted, reportFatal } from '../errors.js';
+import { runAsProgram } from './exit.js';
 import { didYouMean } from '../core/suggest.js';
 import { harnessVersion } from '../version.js';
 
@@ -135,22 +136,5 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  // Whatever escapes main (a stray timer, a socket error) is still an internal error: one line, exit 70.
-  process.on('uncaughtException', (error) => {
-    process.exit(reportFatal(error));
-  });
-  process.on('unhandledRejection', (error) => {
-    process.exit(reportFatal(error));
-  });
-  main(hideBin(process.argv)).then(
-    (code) => {
-      process.exitCode = code;
-      // A command that failed half-way may leave a server or socket open, which would keep the process alive with
-      // the error already printed: exit now (stdout and stderr are synchronous for files and pipes on POSIX).
-      if (gaveUp) process.exit(code);
-    },
-    (error: unknown) => {
-      process.exitCode = reportFatal(error);
-    },
-  );
+  runAsProgram(() => main(hideBin(process.argv)), () => ({ exitNow: gaveUp }));
 }

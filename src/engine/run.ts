@@ -12,6 +12,7 @@ import { sweepResidue } from './sweep.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import { TemplateError, type Factory, type GenerationContext } from './template.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
+import { awaiting } from '../core/pending.js';
 import type { RunProgress } from '../core/progress.js';
 import type { CaseResult } from '../core/results.js';
 import { IdSourceSet, idSourceKey, idSourceProblem, idSourcesOf } from './id-sources.js';
@@ -108,7 +109,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const tokens = new TokenProvider(http, tokenUrl, credentials, secrets, expiresInUnit(profile));
 
   try {
-    await firstToken(tokens, halt.signal, secrets);
+    await awaiting('the first token', firstToken(tokens, halt.signal, secrets));
     const ids = new IdSourceSet(idSources, { baseUrl, http, token: () => tokens.token() });
     const { gen, genFor } = await generationContext(profile, ids, startedAt, all);
     const runner = new Runner({
@@ -124,7 +125,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const { progress } = options;
     progress?.start({ total: cases.length, concurrency, waitedMs: () => http.waitingMs() });
     try {
-      await runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal, concurrency, ...(progress ? { progress } : {}) });
+      await awaiting('the cases', runWithMocha(cases, options, { runner, judged, scrub: (text) => secrets.scrub(text), halt: halt.signal, concurrency, ...(progress ? { progress } : {}) }));
     } finally {
       progress?.end();
     }
@@ -133,7 +134,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     for (const list of [baselineOutcome.unexpectedPasses, baselineOutcome.expired]) list.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
     if (!halt.signal.aborted) {
-      await sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => 0);
+      await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => 0));
       http.takeThrottled();
     }
     const report = assembleReport({

@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { jsonScan } from '../core/json-scan.js';
+import { awaiting } from '../core/pending.js';
 import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 import { ACCEPT_ENCODING, codingsOf, decodeBody, unlabelledCoding } from './decode.js';
@@ -103,7 +104,7 @@ export class HttpClient {
     };
     // Short keep-alive: targets are often half-built servers that drop idle sockets without notice.
     const common = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connections: 16, connect };
-    this.dispatcher = options.proxy ? new ProxyAgent({ uri: options.proxy, ...common, requestTls: connect }) : new Agent(common);
+    this.dispatcher = options.proxy ? new ProxyAgent({ uri: proxyUrl(options.proxy), ...common, requestTls: connect }) : new Agent(common);
     this.limiter = new RateLimiter(options.rateLimit);
     this.policy = {
       maxWaitMs: options.throttle?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
@@ -207,7 +208,7 @@ export class HttpClient {
           this.stats.gaveUp += 1;
           return gaveUp(exchange, throttled, waited, this.policy);
         }
-        await this.whileWaiting(sleep(wait, halt));
+        await this.whileWaiting(awaiting(`a ${wait} ms wait asked for by a throttled answer (${res.status})`, sleep(wait, halt)));
         this.stats.waitedMs += wait;
         waited += wait;
         if (halt?.aborted) return stopped(step, req, halt);
@@ -289,6 +290,20 @@ export class HttpClient {
     clearTimeout(timer);
     if (closed === 'late') await this.dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** The proxy URL, checked: a malformed one is the user's to fix (a usage error), never a crash of the client. */
+function proxyUrl(proxy: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(proxy);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new UsageError(`--proxy (http.proxy) must be an http:// or https:// URL such as http://proxy.example:3128, not ${JSON.stringify(stripUserinfo(proxy))}`);
+  }
+  return proxy;
 }
 
 /**

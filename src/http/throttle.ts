@@ -61,7 +61,10 @@ export function throttleWaitMs(headers: Record<string, string>, n: number, now =
   return retryAfterMs(headers, now) ?? backoffMs(n, random);
 }
 
-/** Resolves after ms, or at once when the signal aborts; the timer never keeps the process alive. */
+/**
+ * Resolves after ms, or at once when the signal aborts. The timer keeps the process alive: the run awaits it, and an
+ * unref'd one let Node end a run in the middle of a Retry-After wait, with no report and exit code 0 (issue 36).
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
@@ -71,7 +74,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    timer.unref?.();
     signal?.addEventListener('abort', done, { once: true });
   });
 }
