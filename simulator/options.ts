@@ -118,6 +118,13 @@ function retryAfterForm(value: string | undefined): 'seconds' | 'http-date' {
   throw new UsageError(`simulator option rateLimitRetryAfter must be seconds or http-date, not ${JSON.stringify(value)}`);
 }
 
+function rateLimitOf(merged: SimulatorOptions): RateLimitSettings {
+  const settings = parseRateLimit(merged.rateLimit ?? '', retryAfterForm(merged.rateLimitRetryAfter));
+  if (merged.deleteRateLimit === undefined) return settings;
+  const { rate, burst } = parseRateLimit(merged.deleteRateLimit);
+  return { ...settings, deletes: { rate, burst } };
+}
+
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
   const personas = options.personas ?? [];
   const merged: SimulatorOptions = {};
@@ -148,7 +155,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     headersTimeoutMs: integer('headersTimeoutMs', merged.headersTimeoutMs ?? 10_000, 1, 600_000),
     requestTimeoutMs: integer('requestTimeoutMs', merged.requestTimeoutMs ?? 30_000, 1, 3_600_000),
     chaos: chaosSettings({ latency: merged.latency, errorRate: merged.errorRate, dropRate: merged.dropRate, seed: merged.chaosSeed }, seed),
-    rateLimit: merged.rateLimit !== undefined ? parseRateLimit(merged.rateLimit, retryAfterForm(merged.rateLimitRetryAfter)) : undefined,
+    rateLimit: merged.rateLimit !== undefined ? rateLimitOf(merged) : undefined,
     reportDir: merged.reportDir !== undefined ? text('reportDir', merged.reportDir) : undefined,
     maxConnections: integer('maxConnections', merged.maxConnections ?? DEFAULT_MAX_CONNECTIONS, 1, 1_000_000),
     maxTokens: integer('maxTokens', merged.maxTokens ?? MAX_TOKENS, 1, 10_000_000),

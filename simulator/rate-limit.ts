@@ -12,6 +12,11 @@ export interface RateLimitSettings {
   burst: number;
   /** How Retry-After is written: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
   retryAfter: 'seconds' | 'http-date';
+  /**
+   * A stricter bucket of its own for DELETE, on top of the token's (vendors often limit writes apart). A client
+   * that paces itself to the general rate still meets it, in its end-of-run sweep too.
+   */
+  deletes?: { rate: number; burst: number };
 }
 
 /** Buckets kept at most; past it the oldest is dropped (a client that mints tokens by the thousand gets fresh ones). */
@@ -43,13 +48,21 @@ export class RateLimited extends Error {
 export class RateLimits {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  /** Takes one request from the token's bucket, or throws RateLimited with how long until one is there. */
-  take(token: string, settings: RateLimitSettings, now: number): void {
-    let bucket = this.buckets.get(token);
+  /**
+   * Takes one request from the token's bucket (and a DELETE from its own too, when settings.deletes has one), or
+   * throws RateLimited with how long until one is there.
+   */
+  take(token: string, settings: RateLimitSettings, now: number, method = 'GET'): void {
+    if (method === 'DELETE' && settings.deletes) this.takeFrom(`DELETE ${token}`, { ...settings, ...settings.deletes }, now);
+    this.takeFrom(token, settings, now);
+  }
+
+  private takeFrom(key: string, settings: RateLimitSettings, now: number): void {
+    let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = { tokens: settings.burst, at: now };
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
-      this.buckets.set(token, bucket);
+      this.buckets.set(key, bucket);
     }
     bucket.tokens = Math.min(settings.burst, bucket.tokens + ((now - bucket.at) / 1000) * settings.rate);
     bucket.at = now;

@@ -377,7 +377,7 @@ export class Pipeline {
     const settings = this.state.options.rateLimit;
     const token = bearerToken(ctx.headers.authorization) ?? ctx.query.get('access_token') ?? undefined;
     if (!settings || !this.state.rateLimits || token === undefined) return;
-    this.state.rateLimits.take(token, settings, this.state.options.now());
+    this.state.rateLimits.take(token, settings, this.state.options.now(), ctx.method);
   }
 
   private async readRequestBody(ctx: RequestContext, op: Operation, list: readonly PersonaHooks[]): Promise<void> {

@@ -40,6 +40,8 @@ export interface PersonaOptions {
   rateLimit?: string;
   /** How the rate limit's Retry-After is written: delay-seconds (default) or an HTTP-date. */
   rateLimitRetryAfter?: 'seconds' | 'http-date';
+  /** With rateLimit: a stricter per-token limit of its own for DELETE, `R` or `R/BURST` (set by the rate-limited variants). */
+  deleteRateLimit?: string;
   /** Seed of the chaos decisions; the data seed by default. */
   chaosSeed?: number;
   /** Where the dashboard's conformance runs write their reports; a temporary directory (removed on close) by default. */

@@ -155,6 +155,11 @@ export interface TransportStats {
   gaveUp: number;
   /** The pace the run ended at, in requests per second, when one held it. */
   rateLimit?: number;
+  /**
+   * The end-of-run sweep (docs/residue.md): records it sent a DELETE for, those deleted, the throttled answers it
+   * met (counted in `throttled` too). Absent when the run was stopped before it.
+   */
+  sweep?: { records: number; deleted: number; throttled: number };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -288,7 +293,7 @@ export const REPORT_SCHEMA: Schema = obj({
   baseline: obj({ file: str, entries: count, unexpectedPasses: list(str), expired: list(str) }),
   mergedFrom: list(obj({ file: str, runId: str, runTag: str, seed: num, startedAt: str, cases: count }, { shard: shardLabel })),
   missingShards: list(shardLabel),
-  transport: obj({ throttled: map(count), waitedMs: num, pacedMs: num, gaveUp: count }, { rateLimit: num }),
+  transport: obj({ throttled: map(count), waitedMs: num, pacedMs: num, gaveUp: count }, { rateLimit: num, sweep: obj({ records: count, deleted: count, throttled: count }) }),
   residueSummary: obj({ records: count, byResource: map(count), why: str }),
 });
 

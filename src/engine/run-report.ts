@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { clauses, interpretations, specHash } from '../spec/index.js';
 import { redactedProfile, type Profile } from '../config/profile.js';
+import type { SweepOutcome } from './sweep.js';
 import type { HttpClient } from '../http/client.js';
 import type { Secrets } from '../http/redact.js';
 import { stripUserinfo } from '../http/redact.js';
@@ -40,6 +41,8 @@ export interface RunRecord {
   stoppedAt: Date | undefined;
   http: HttpClient;
   secrets: Secrets;
+  /** What the end-of-run sweep did; none when the run was stopped before it. */
+  sweep?: SweepOutcome;
   baseline?: { file: string; entries: number } & BaselineOutcome;
 }
 
@@ -79,7 +82,7 @@ export function assembleReport(run: RunRecord): RunReport {
     implementationProfile: implementationProfile(cases, profile),
     residue: run.residue,
     residueSummary: residueSummary(run.residue),
-    transport: run.http.transportStats(),
+    transport: { ...run.http.transportStats(), ...(run.sweep ? { sweep: run.sweep } : {}) },
     ...(run.baseline ? { baseline: run.baseline } : {}),
   };
 }

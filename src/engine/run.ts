@@ -8,7 +8,7 @@ import { TokenError, TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
-import { sweepResidue } from './sweep.js';
+import { sweepResidue, type SweepOutcome } from './sweep.js';
 import { SuiteError, formatProblem, loadSuites, type CaseDef } from './suite.js';
 import { TemplateError, type Factory, type GenerationContext } from './template.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
@@ -133,15 +133,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const order = new Map(cases.map((c, i) => [c.id, i]));
     for (const list of [baselineOutcome.unexpectedPasses, baselineOutcome.expired]) list.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
+    let sweep: SweepOutcome | undefined;
     if (!halt.signal.aborted) {
-      await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => 0));
+      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => undefined));
       http.takeThrottled();
     }
     const report = assembleReport({
       all, planned: cases, results: runner.results, residue: runner.services.ledger.left(), profile,
       filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag, concurrency,
       target: { baseUrl, tokenUrl, embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
-      halt: halt.signal, stoppedAt: halt.stoppedAt(), http, secrets,
+      halt: halt.signal, stoppedAt: halt.stoppedAt(), http, secrets, ...(sweep ? { sweep } : {}),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
     });
     return { report, exitCode: exitCodeOf(report.summary), profile };

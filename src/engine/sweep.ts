@@ -8,13 +8,20 @@ import type { ResidueEntry } from '../core/results.js';
 import type { HttpClient } from '../http/client.js';
 import { deletableById } from '../core/residue.js';
 
+/** What the sweep did: the records it sent a DELETE for, those the target deleted, the throttled answers it met. */
+export interface SweepOutcome {
+  records: number;
+  deleted: number;
+  throttled: number;
+}
+
 /**
  * Sends a DELETE for every record in the ledger not yet deleted whose resource has one and whose id the run learnt
  * (one per record, however many entries name it), up to `concurrency` at a time; marks the entries of the records
- * the target deleted (2xx). Returns how many records were deleted.
+ * the target deleted (2xx).
  */
 export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>,
-  concurrency = 1): Promise<number> {
+  concurrency = 1): Promise<SweepOutcome> {
   const paths = deletableById();
   // The same record may be in the ledger twice (created by one case, named by another's control).
   const records = new Map<string, { url: string; entries: ResidueEntry[] }>();
@@ -27,16 +34,19 @@ export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, bas
   }
   const queue = [...records.values()];
   let deleted = 0;
+  let throttled = 0;
   const worker = async (): Promise<void> => {
     for (let record = queue.shift(); record; record = queue.shift()) {
       const ex = await http.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json', authorization: `Bearer ${await token()}` } });
       const status = ex.response?.status ?? 0;
+      throttled += ex.throttled?.answers ?? 0;
       if (status >= 200 && status < 300) {
         for (const e of record.entries) e.deleted = true;
         deleted += 1;
       }
     }
   };
+  const sent = queue.length;
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
-  return deleted;
+  return { records: sent, deleted, throttled };
 }

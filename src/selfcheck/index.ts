@@ -45,6 +45,11 @@ export interface PersonaRun {
   serialDifferences?: string[];
   /** Each case's verdict and failing clauses, to compare runs at two concurrencies. */
   outcomes: CaseOutcome[];
+  /**
+   * Throttled answers the end-of-run sweep met, for a persona that limits DELETEs (options.deleteRateLimit); such a
+   * run that met none proves nothing about waiting in the sweep (issue 36), and is a problem.
+   */
+  sweepThrottled?: number;
 }
 
 /** What must be the same whatever the concurrency: a case's verdict and the clauses it fails. */
@@ -157,6 +162,7 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
     collateral: persona?.kind === 'fault' ? unique([...must, ...should].map((a) => a.clause).filter((id) => !breaks.includes(id))) : [],
     durationMs: Math.round(performance.now() - started),
     outcomes: report.cases.map(caseOutcome),
+    ...(persona?.options?.deleteRateLimit !== undefined ? { sweepThrottled: report.transport?.sweep?.throttled ?? 0 } : {}),
   };
 }
 
@@ -212,7 +218,8 @@ export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (ru
 export function problemsOf(run: PersonaRun): string[] {
   const label = `${run.name}${run.declared ? ' (declared)' : ''}`;
   const differences = (run.serialDifferences ?? []).map((d) => `${label}: not the same at both concurrencies: ${d}`);
-  return [...differences, ...verdictProblems(run, label)];
+  const sweep = run.sweepThrottled === 0 ? [`${label}: the end-of-run sweep met no throttled answer, so this run proves nothing about waiting in it`] : [];
+  return [...differences, ...sweep, ...verdictProblems(run, label)];
 }
 
 function verdictProblems(run: PersonaRun, label: string): string[] {

@@ -33,6 +33,16 @@ describe('self-check rules', () => {
     expect(problemsOf({ ...incomplete, profiled: false })).to.deep.equal([]);
   });
 
+  it('a persona that limits DELETEs whose run met no throttled answer in the end-of-run sweep is a problem', () => {
+    const base = { name: 'rate-limited', kind: 'variant', declared: false, mustFailures: [], shouldFailures: [], errors: [], profiled: false } as unknown as PersonaRun;
+    expect(problemsOf({ ...base, sweepThrottled: 0 })).to.deep.equal(['rate-limited: the end-of-run sweep met no throttled answer, so this run proves nothing about waiting in it']);
+    expect(problemsOf({ ...base, sweepThrottled: 3 })).to.deep.equal([]);
+    // Personas that do not limit DELETEs say nothing of the sweep.
+    expect(problemsOf(base)).to.deep.equal([]);
+    const limiting = allPersonas().filter((p) => p.options?.deleteRateLimit !== undefined).map((p) => p.name).sort();
+    expect(limiting).to.deep.equal(['rate-limited', 'rate-limited-http-date']);
+  });
+
   it('a case whose verdict or failing clauses differ between --concurrency 1 and the default is a problem', () => {
     const assertion = (clauseId: string, passed: boolean, exchange: number): CaseResult['assertions'][number] =>
       ({ clause: clauseId, level: 'MUST', passed, message: '', check: 'c', exchange });
