@@ -9,7 +9,7 @@ export const EXIT = {
   MUST_FAILED: 1,
   /** Usage, config or suite-file error. */
   USAGE: 2,
-  /** The target could not be reached, no token could be obtained, or no container engine is available. */
+  /** Nothing to judge: the target could not be reached, refused the credentials, has no token endpoint at that URL; or no container engine. */
   UNREACHABLE: 3,
   /** INCOMPLETE: some MUST case was not judged (summary.toComplete says what unlocks it). */
   INCOMPLETE: 4,

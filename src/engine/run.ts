@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { expiresInUnit, type Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { TokenError, TokenProvider } from '../http/auth.js';
+import { TokenError, TokenProvider, tokenFailureKind } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
@@ -200,16 +200,25 @@ function planRun(options: RunOptions): { all: CaseDef[]; cases: CaseDef[]; basel
   return { all, cases: plan.cases, baseline };
 }
 
-/** The run's first token: none is an unreachable target, unless the run was stopped first (every case is then not run). */
+/**
+ * The run's first token. Where nothing answered, or the credentials were refused, or nothing answers at that URL as a
+ * token endpoint, there is nothing to judge: exit 3, saying which. A token endpoint that answered without a usable
+ * token is the implementation's failure: the run goes on, its token cases judge the answer, the cases that need a
+ * token are not judged, and the report is written. Stopped first: every case is reported as not run.
+ */
 async function firstToken(tokens: TokenProvider, halt: AbortSignal, secrets: Secrets): Promise<void> {
   try {
     await tokens.token();
   } catch (error) {
-    const ex = error instanceof TokenError ? error.exchange : undefined;
-    // Stopped before the first case: that says nothing of the target, and every case is reported as not run.
-    if (!halt.aborted) throw new UnreachableError(ex?.transportError
-      ? `cannot reach the target: ${secrets.scrub((error as Error).message)}`
-      : `no token could be obtained: ${secrets.scrub((error as Error).message)}`);
+    if (halt.aborted) return;
+    const failure = error instanceof TokenError ? error : new TokenError(String(error));
+    const message = secrets.scrub(failure.message);
+    switch (tokenFailureKind(failure.exchange)) {
+      case 'no-answer': throw new UnreachableError(`cannot reach the target: ${message}`);
+      case 'refused': throw new UnreachableError(`the target refused the credentials: ${message}`);
+      case 'not-here': throw new UnreachableError(`no token endpoint answers there: ${message}`);
+      case 'answered': tokens.giveUp(new TokenError(`the token endpoint answered without a usable token (judged: see the auth/token cases): ${message}`, failure.exchange));
+    }
   }
 }
 

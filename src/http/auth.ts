@@ -21,6 +21,26 @@ export class TokenError extends Error {
   }
 }
 
+/**
+ * How a token request failed, which decides whether the run can judge the target at all:
+ * - 'no-answer': nothing answered (a transport error), or a gateway said the service behind it did not (502, 503,
+ *   504): there is no implementation to judge (exit 3);
+ * - 'refused': the credentials were refused (401, 403, a 400 with a JSON body): the user's to fix (exit 3);
+ * - 'not-here': nothing answers at that URL as a token endpoint (404, 405, 410, 501, a redirect elsewhere): most likely
+ *   a wrong URL (exit 3);
+ * - 'answered': the token endpoint answered, but with no usable token (not JSON, compressed bytes without a coding,
+ *   no access_token, a server error): that is the implementation's failure, judged and reported like any other.
+ */
+export type TokenFailureKind = 'no-answer' | 'refused' | 'not-here' | 'answered';
+
+export function tokenFailureKind(exchange: Exchange | undefined): TokenFailureKind {
+  const res = exchange?.response;
+  if (!res || [502, 503, 504].includes(res.status)) return 'no-answer';
+  if (res.status === 401 || res.status === 403 || (res.status === 400 && res.json !== undefined)) return 'refused';
+  if ([404, 405, 410, 501].includes(res.status) || (res.status >= 300 && res.status < 400)) return 'not-here';
+  return 'answered';
+}
+
 export function tokenRequestBody(credentials: Credentials): string {
   return JSON.stringify({
     client_id: credentials.clientId,
@@ -71,12 +91,24 @@ export class TokenProvider {
     secrets.add(credentials.clientSecret);
   }
 
+  /** Set by giveUp(): every later token() is refused with it, and no request is sent. */
+  private failure?: TokenError;
+
   async token(): Promise<string> {
+    if (this.failure) throw this.failure;
     if (this.cached && Date.now() < this.cached.expiresAt) return this.cached.token;
     this.fetching ??= this.fetch().finally(() => {
       this.fetching = undefined;
     });
     return this.fetching;
+  }
+
+  /**
+   * The run's first token request failed and the run goes on to be judged without one: every case that needs a token
+   * gets this error at once, instead of each asking the endpoint again.
+   */
+  giveUp(failure: TokenError): void {
+    this.failure = failure;
   }
 
   /**
@@ -106,7 +138,7 @@ export class TokenProvider {
     const body = res?.json as Record<string, unknown> | undefined;
     const token = body?.['access_token'];
     if (!res || res.status >= 300 || typeof token !== 'string' || token.length === 0) {
-      throw new TokenError(tokenFailure(this.tokenUrl, res?.status, res?.json !== undefined), exchange);
+      throw new TokenError(tokenFailure(this.tokenUrl, res?.status, res?.json !== undefined, res?.bodyProblem), exchange);
     }
     this.secrets.add(token);
     const expiresIn = typeof body?.['expires_in'] === 'number' ? (body['expires_in'] as number) : 3600;
@@ -123,7 +155,7 @@ export class TokenProvider {
  * Why no token came back, in words that point at the fix: a wrong URL (nothing answers there as a token endpoint)
  * is a different mistake from wrong credentials, and the user fixes it with another flag.
  */
-export function tokenFailure(tokenUrl: string, status: number | undefined, json: boolean): string {
+export function tokenFailure(tokenUrl: string, status: number | undefined, json: boolean, bodyProblem?: string): string {
   const urlHint = 'check --base-url (the token endpoint is <base-url>/oauth2/token) or name it with --token-url';
   const why = ((): string => {
     if (status === undefined) return `no answer; ${urlHint}`;
@@ -133,8 +165,8 @@ export function tokenFailure(tokenUrl: string, status: number | undefined, json:
     if (status === 401 || status === 403 || (status === 400 && json)) {
       return `the credentials were refused (status ${status}); check the client id and secret (--client-id, RDX_CLIENT_ID, RDX_CLIENT_SECRET)`;
     }
-    if (status >= 500) return `the server failed (status ${status}); try again later, or ${urlHint}`;
-    if (!json) return `status ${status} with a body that is not JSON, so probably not a token endpoint; ${urlHint}`;
+    if (status >= 500) return `the server failed (status ${status}${bodyProblem ? `; ${bodyProblem}` : ''})`;
+    if (!json) return `status ${status}: ${bodyProblem ?? 'the body is not JSON'}`;
     if (status < 300) return `status ${status}, but its JSON carries no access_token`;
     return `status ${status}; ${urlHint}, and the client id and secret`;
   })();

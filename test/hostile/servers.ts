@@ -17,7 +17,10 @@ export type HostileKind =
 export interface HostileEntry {
   kind: HostileKind;
   description: string;
-  /** How the harness must end: with verdicts (the token works), or unreachable (exit 3) when it does not. */
+  /**
+   * How the harness must end: with verdicts when the token endpoint answered (a token that cannot be used is the
+   * implementation's failure, judged and reported), or unreachable (exit 3) when nothing answered.
+   */
   expect: 'verdicts' | 'unreachable';
 }
 
@@ -34,13 +37,13 @@ export const CATALOGUE: readonly HostileEntry[] = [
   { kind: 'endless-pages', description: 'writes echoed as created; every GET a 1 MiB list page whose next_link points to a new page', expect: 'verdicts' },
   { kind: 'deep-json', description: 'valid JSON nested 100,000 levels deep', expect: 'verdicts' },
   { kind: 'token-hangs', description: 'the token endpoint accepts the connection and never answers', expect: 'unreachable' },
-  { kind: 'token-garbage', description: 'the token endpoint answers 200 with random bytes', expect: 'unreachable' },
-  { kind: 'html-everywhere', description: 'an HTML error page for every request, the token endpoint included', expect: 'unreachable' },
+  { kind: 'token-garbage', description: 'the token endpoint answers 200 with random bytes', expect: 'verdicts' },
+  { kind: 'html-everywhere', description: 'an HTML 502 page (a gateway whose service is down) for every request, the token endpoint included', expect: 'unreachable' },
   { kind: 'html-api', description: 'the token works; every other answer is an HTML 200 page', expect: 'verdicts' },
-  { kind: 'token-lives-0s', description: 'writes echoed; tokens with expires_in 0, and endless same-origin list pages of 4,000 short strings', expect: 'unreachable' },
+  { kind: 'token-lives-0s', description: 'writes echoed; tokens with expires_in 0, and endless same-origin list pages of 4,000 short strings', expect: 'verdicts' },
   { kind: 'token-lives-1ms', description: 'writes echoed; tokens that live 1 ms (a new one for every request), and endless same-origin list pages of 4,000 short strings', expect: 'verdicts' },
-  { kind: 'token-crlf', description: 'an access_token with CR and LF in it (a header injection if sent)', expect: 'unreachable' },
-  { kind: 'token-euro', description: 'an access_token with a character above U+00FF (tok-€…), which no header can carry', expect: 'unreachable' },
+  { kind: 'token-crlf', description: 'an access_token with CR and LF in it (a header injection if sent)', expect: 'verdicts' },
+  { kind: 'token-euro', description: 'an access_token with a character above U+00FF (tok-€…), which no header can carry', expect: 'verdicts' },
   { kind: 'token-echo', description: 'the token endpoint refuses all but the run\'s own request and echoes it PHP-style (\\/, \\u00dc), percent- and form-encoded', expect: 'verdicts' },
   { kind: 'object-heavy', description: 'writes echoed; every GET a list page of 20,000 empty objects (60 KB, 1.3 MB parsed) whose next_link points to a new page', expect: 'verdicts' },
 ];
