@@ -116,6 +116,8 @@ export interface RunReport {
     runTag: string;
     /** How many cases could run side by side (rdx run --concurrency); absent in reports of harnesses before it. */
     concurrency?: number;
+    /** The run's time limit in ms: --deadline, else the default (an hour); absent in reports of harnesses before it. */
+    deadlineMs?: number;
     target: { baseUrl: string; embedded: boolean; image?: string };
     options: Record<string, unknown>;
     /** Present when the run was stopped early: the report holds every case, those not run as skip. */
@@ -269,6 +271,7 @@ export const REPORT_SCHEMA: Schema = obj({
   }, {
     durationMs: num,
     concurrency: count,
+    deadlineMs: count,
     stopped: obj({ reason: oneOf(['deadline', 'interrupted']), at: str, notRun: count }),
     signer: obj({ algorithm: str, fingerprint: str }),
   }),

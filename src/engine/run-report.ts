@@ -36,6 +36,8 @@ export interface RunRecord {
   runTag: string;
   /** How many cases could run side by side. */
   concurrency: number;
+  /** The run's time limit (--deadline, else the default). */
+  deadlineMs: number;
   target: { baseUrl: string; tokenUrl: string; embedded: boolean; image?: string };
   halt: AbortSignal;
   stoppedAt: Date | undefined;
@@ -70,6 +72,7 @@ export function assembleReport(run: RunRecord): RunReport {
       seed: profile.seed,
       runTag: run.runTag,
       concurrency: run.concurrency,
+      deadlineMs: run.deadlineMs,
       target: { baseUrl: stripUserinfo(target.baseUrl), embedded: target.embedded, ...(target.image ? { image: target.image } : {}) },
       options: secrets.scrubValue({
         profile: redactedProfile(profile), filters: run.filters, failOn: run.failOn,

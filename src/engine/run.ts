@@ -50,7 +50,10 @@ export interface RunOptions {
    * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
    */
   simulator?: StartEmbeddedTarget;
-  /** Whole-run time limit in ms (rdx run --deadline): cases not finished by then are "not run (deadline)". */
+  /**
+   * Whole-run time limit in ms (rdx run --deadline): cases not finished by then are "not run (deadline)". Default
+   * DEFAULT_DEADLINE_MS: a run always ends, with its reports, whatever the target does.
+   */
   deadlineMs?: number;
   /** Aborted on SIGINT or SIGTERM: the cases left are "not run (interrupted)", and the report is still made. */
   interrupt?: AbortSignal;
@@ -140,7 +143,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     }
     const report = assembleReport({
       all, planned: cases, results: runner.results, residue: runner.services.ledger.left(), profile,
-      filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag, concurrency,
+      filters: options.filters ?? {}, failOn: options.failOn ?? 'must', startedAt, runTag: gen.runTag, concurrency, deadlineMs: halt.deadlineMs,
       target: { baseUrl, tokenUrl, embedded: !!closeSimulator, ...(options.image ? { image: options.image } : {}) },
       halt: halt.signal, stoppedAt: halt.stoppedAt(), http, secrets, ...(sweep ? { sweep } : {}),
       ...(options.baseline ? { baseline: { file: options.baseline, entries: baseline.length, ...baselineOutcome } } : {}),
@@ -162,8 +165,14 @@ function concurrencyOf(options: RunOptions): number {
   return n;
 }
 
+/**
+ * The deadline of a run that names none: a complete run takes seconds to minutes (47 s at --concurrency 1 against a
+ * target 50 ms away), so an hour only ever stops a run that a target holds without end.
+ */
+export const DEFAULT_DEADLINE_MS = 60 * 60_000;
+
 /** One switch for both ways a run is stopped early (the deadline, an interrupt); its reason says which came first. */
-function haltSwitch(options: RunOptions): { signal: AbortSignal; stoppedAt: () => Date | undefined; dispose: () => void } {
+function haltSwitch(options: RunOptions): { signal: AbortSignal; deadlineMs: number; stoppedAt: () => Date | undefined; dispose: () => void } {
   const halt = new AbortController();
   let stoppedAt: Date | undefined;
   const stop = (reason: StopReason): void => {
@@ -171,12 +180,14 @@ function haltSwitch(options: RunOptions): { signal: AbortSignal; stoppedAt: () =
     stoppedAt = new Date();
     halt.abort(reason);
   };
-  const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => stop('deadline'), options.deadlineMs);
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const deadline = setTimeout(() => stop('deadline'), deadlineMs);
   const onInterrupt = (): void => stop('interrupted');
   if (options.interrupt?.aborted) onInterrupt();
   options.interrupt?.addEventListener('abort', onInterrupt);
   return {
     signal: halt.signal,
+    deadlineMs,
     stoppedAt: () => stoppedAt,
     dispose: () => {
       clearTimeout(deadline);

@@ -82,8 +82,13 @@ export class HttpClient {
 
   private readonly stats: TransportStats = { throttled: {}, waitedMs: 0, pacedMs: 0, gaveUp: 0 };
 
-  /** Requests waiting now (on the pace or after a throttled answer), and since when one has been. */
-  private waiting = { now: 0, since: 0, wallMs: 0 };
+  /**
+   * Wall-clock time during which at least one request waited: on the pace or after a throttled answer (the run's
+   * wait budget, http.maxTotalWaitMs), and each of the two alone (the report's pacedMs and waitedMs).
+   */
+  private readonly waiting = new WallClock();
+  private readonly pacing = new WallClock();
+  private readonly throttleWaits = new WallClock();
 
   /** Throttled answers met outside any collector (collectThrottled) since they were last taken. */
   private throttledAnswers: ThrottledAnswer[] = [];
@@ -117,7 +122,7 @@ export class HttpClient {
   transportStats(): TransportStats {
     const rate = this.limiter.current;
     return {
-      ...this.stats, throttled: { ...this.stats.throttled }, waitedMs: Math.round(this.stats.waitedMs), pacedMs: Math.round(this.stats.pacedMs),
+      ...this.stats, throttled: { ...this.stats.throttled }, waitedMs: Math.round(this.throttleWaits.ms()), pacedMs: Math.round(this.pacing.ms()),
       ...(rate !== undefined ? { rateLimit: Math.round(rate * 10) / 10 } : {}),
     };
   }
@@ -140,17 +145,11 @@ export class HttpClient {
    * requests wait side by side.
    */
   waitingMs(): number {
-    const { now, since, wallMs } = this.waiting;
-    return wallMs + (now > 0 ? performance.now() - since : 0);
+    return this.waiting.ms();
   }
 
-  private async whileWaiting<T>(wait: Promise<T>): Promise<T> {
-    if (this.waiting.now++ === 0) this.waiting.since = performance.now();
-    try {
-      return await wait;
-    } finally {
-      if (--this.waiting.now === 0) this.waiting.wallMs += performance.now() - this.waiting.since;
-    }
+  private whileWaiting<T>(wait: Promise<T>, kind: WallClock): Promise<T> {
+    return this.waiting.during(kind.during(wait));
   }
 
   /** Runs work whose requests keep their throttled answers to themselves (takeThrottled within it hands them over). */
@@ -196,20 +195,23 @@ export class HttpClient {
     let throttled = 0;
     let waited = 0;
     for (;;) {
-      this.stats.pacedMs += await this.whileWaiting(this.limiter.acquire(halt));
+      // Once the run's wait budget is spent, it no longer holds itself to a pace either: a target that slowed it to a
+      // crawl (Retry-After: 0 to most requests) must not stretch a run to hours, and its throttled answers are given up.
+      if (this.waiting.ms() < this.policy.maxTotalWaitMs) await this.whileWaiting(this.limiter.acquire(halt), this.pacing);
       if (halt?.aborted) return stopped(step, req, halt);
       const exchange = await this.sendOnce(step, req);
       const res = exchange.response;
       if (res && isThrottled(res.status, res.headers)) {
+        // A write answered 503 may have been passed on and stored by a gateway: never sent again (docs/transport.md).
+        if (res.status === 503 && !SAFE_TO_REPEAT.has(req.method.toUpperCase())) return writeUnavailable(exchange, req.method);
         throttled += 1;
         this.noteThrottled(endpoint, exchange);
         const wait = Math.min(throttleWaitMs(res.headers, throttled - 1), this.policy.maxWaitMs);
-        if (throttled >= MAX_THROTTLED_ANSWERS || this.stats.waitedMs + wait > this.policy.maxTotalWaitMs) {
+        if (throttled >= MAX_THROTTLED_ANSWERS || this.waiting.ms() + wait > this.policy.maxTotalWaitMs) {
           this.stats.gaveUp += 1;
           return gaveUp(exchange, throttled, waited, this.policy);
         }
-        await this.whileWaiting(awaiting(`a ${wait} ms wait asked for by a throttled answer (${res.status})`, sleep(wait, halt)));
-        this.stats.waitedMs += wait;
+        await this.whileWaiting(awaiting(`a ${wait} ms wait asked for by a throttled answer (${res.status})`, sleep(wait, halt)), this.throttleWaits);
         waited += wait;
         if (halt?.aborted) return stopped(step, req, halt);
         continue;
@@ -249,7 +251,8 @@ export class HttpClient {
     const signal = this.options.halt ? AbortSignal.any([timeout, this.options.halt]) : timeout;
     try {
       const cap = this.options.maxResponseBytes;
-      const { res, raw, cut } = await untilAborted(signal, (async () => {
+      // Decoding is inside the request's time limit too: stacked or slow codings end with the request.
+      const { res, raw, responseHeaders, codings, text, problem } = await untilAborted(signal, (async () => {
         const res = await request(url, {
           method: req.method as Dispatcher.HttpMethod,
           headers,
@@ -259,13 +262,14 @@ export class HttpClient {
           headersTimeout: this.options.timeoutMs,
           bodyTimeout: this.options.timeoutMs,
         });
-        return { res, ...(await readCapped(res.body, cap)) };
+        const { raw, cut } = await readCapped(res.body, cap);
+        const responseHeaders = flattenHeaders(res.headers);
+        // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
+        const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
+        const decoded = codings.length > 0 ? await decodeBody(raw, codings, cap, cut, signal)
+          : { text: raw.toString('utf8'), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
+        return { res, raw, responseHeaders, codings, ...decoded };
       })());
-      const responseHeaders = flattenHeaders(res.headers);
-      // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
-      const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
-      const { text, problem } = codings.length > 0 ? await decodeBody(raw, codings, cap, cut)
-        : { text: raw.toString('utf8'), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
       recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };
       const parsed = problem ? { problem } : parseJson(text, codings.length === 0 ? unlabelledCoding(raw) : undefined);
       if ('json' in parsed) recorded.response.json = parsed.json;
@@ -304,6 +308,26 @@ function proxyUrl(proxy: string): string {
     throw new UsageError(`--proxy (http.proxy) must be an http:// or https:// URL such as http://proxy.example:3128, not ${JSON.stringify(stripUserinfo(proxy))}`);
   }
   return proxy;
+}
+
+/** Wall-clock time during which at least one of the promises it was given was pending. */
+class WallClock {
+  private now = 0;
+  private since = 0;
+  private total = 0;
+
+  ms(): number {
+    return this.total + (this.now > 0 ? performance.now() - this.since : 0);
+  }
+
+  async during<T>(work: Promise<T>): Promise<T> {
+    if (this.now++ === 0) this.since = performance.now();
+    try {
+      return await work;
+    } finally {
+      if (--this.now === 0) this.total += performance.now() - this.since;
+    }
+  }
 }
 
 /**
@@ -427,6 +451,23 @@ function gaveUp(last: Exchange, answers: number, waitedMs: number, policy: Throt
       message: `no answer: the target answered ${answers} time(s) ${last.response?.status ?? ''} (come back later) and the run gave up ` +
         `after waiting ${Math.round(waitedMs)} ms (at most ${MAX_THROTTLED_ANSWERS} throttled answers per request; ` +
         `http.maxWaitMs ${policy.maxWaitMs}, http.maxTotalWaitMs ${policy.maxTotalWaitMs} for the run)`,
+    },
+  };
+}
+
+/**
+ * A POST or PATCH answered 503 with Retry-After: unlike a 429 (RFC 6585: not processed), a 503 may come from a
+ * gateway that passed the request on, and the implementation may have stored it; sending it again could store it
+ * twice. Recorded as no answer, so the case is not judged on it, and never re-sent.
+ */
+function writeUnavailable(exchange: Exchange, method: string): Exchange {
+  const { response, ...rest } = exchange;
+  return {
+    ...rest,
+    transportError: {
+      kind: 'throttled',
+      message: `no answer: the target answered ${response?.status ?? 503} (unavailable, come back later) to a ${method.toUpperCase()}, which is not ` +
+        'sent again: a gateway may have passed it on and stored it, and a second one could store it twice',
     },
   };
 }

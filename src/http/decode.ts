@@ -8,13 +8,20 @@ import type { Transform } from 'node:stream';
 /** What every request says it accepts, unless the step sets its own Accept-Encoding. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-const DECODERS: Record<string, (first: Buffer) => Transform> = {
-  gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
+// A Map, not an object: a coding named "__proto__" or "constructor" is a coding the harness does not know.
+const DECODERS = new Map<string, (first: Buffer) => Transform>([
+  ['gzip', () => createGunzip()],
+  ['x-gzip', () => createGunzip()],
   // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but servers have long sent raw deflate under that name too.
-  deflate: (first) => (looksZlib(first) ? createInflate() : createInflateRaw()),
-  br: () => createBrotliDecompress(),
-};
+  ['deflate', (first) => (looksZlib(first) ? createInflate() : createInflateRaw())],
+  ['br', () => createBrotliDecompress()],
+]);
+
+/**
+ * Codings one body may stack. The harness asks for one; a proxy may add a second. A body labelled with thousands
+ * (gzip, gzip, …) would take minutes of CPU to undo, so past this it is a body problem, not decoded.
+ */
+export const MAX_CODINGS = 3;
 
 function looksZlib(bytes: Buffer): boolean {
   const [cmf, flg] = [bytes[0], bytes[1]];
@@ -36,14 +43,18 @@ export interface DecodedBody {
  * Undoes the codings (last applied first), stopping once the decoded bytes pass `cap`. `rawCut` says the encoded
  * bytes were already cut at the cap, so a stream that ends early is that cut, not a broken coding.
  */
-export async function decodeBody(raw: Buffer, codings: string[], cap: number, rawCut = false): Promise<DecodedBody> {
-  const unknown = codings.find((c) => !(c in DECODERS));
+export async function decodeBody(raw: Buffer, codings: string[], cap: number, rawCut = false, signal?: AbortSignal): Promise<DecodedBody> {
+  const unknown = codings.find((c) => !DECODERS.has(c));
   if (unknown !== undefined) {
-    return { text: '', problem: `the body is encoded as ${JSON.stringify(unknown)}, which the harness did not ask for and cannot decode (it sends Accept-Encoding: ${ACCEPT_ENCODING})` };
+    return { text: '', problem: `the body is encoded as ${JSON.stringify(unknown.slice(0, 40))}, which the harness did not ask for and cannot decode (it sends Accept-Encoding: ${ACCEPT_ENCODING})` };
+  }
+  if (codings.length > MAX_CODINGS) {
+    return { text: '', problem: `the body is labelled with ${codings.length} stacked codings (Content-Encoding), more than the ${MAX_CODINGS} the harness undoes; it asked for one (Accept-Encoding: ${ACCEPT_ENCODING})` };
   }
   let bytes = raw;
   for (const coding of [...codings].reverse()) {
-    const step = await inflate(bytes, (DECODERS[coding] as (first: Buffer) => Transform)(bytes), cap);
+    signal?.throwIfAborted();
+    const step = await inflate(bytes, (DECODERS.get(coding) as (first: Buffer) => Transform)(bytes), cap, signal);
     bytes = step.bytes;
     if (step.cut) return { text: bytes.toString('utf8'), problem: `the body decoded from ${coding} exceeds the ${cap}-byte cap and was cut (the cap counts decoded bytes)` };
     if (step.error !== undefined) {
@@ -55,7 +66,7 @@ export async function decodeBody(raw: Buffer, codings: string[], cap: number, ra
   return { text: bytes.toString('utf8') };
 }
 
-async function inflate(input: Buffer, decoder: Transform, cap: number): Promise<{ bytes: Buffer; cut: boolean; error?: string }> {
+async function inflate(input: Buffer, decoder: Transform, cap: number, signal?: AbortSignal): Promise<{ bytes: Buffer; cut: boolean; error?: string }> {
   const chunks: Buffer[] = [];
   let size = 0;
   const source = Readable.from([input]);
@@ -63,6 +74,8 @@ async function inflate(input: Buffer, decoder: Transform, cap: number): Promise<
   source.pipe(decoder);
   try {
     for await (const chunk of decoder) {
+      // Decoding counts against the request's time limit: a body that takes longer to undo than to fetch ends there.
+      signal?.throwIfAborted();
       const buf = chunk as Buffer;
       size += buf.length;
       if (size > cap) {
@@ -73,6 +86,7 @@ async function inflate(input: Buffer, decoder: Transform, cap: number): Promise<
     }
     return { bytes: Buffer.concat(chunks), cut: false };
   } catch (error) {
+    if (signal?.aborted) throw error;
     return { bytes: Buffer.concat(chunks), cut: false, error: (error as Error).message };
   } finally {
     source.unpipe(decoder);

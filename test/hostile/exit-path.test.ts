@@ -88,6 +88,8 @@ describe('the exit path: a run ends with its verdict, never by accident', functi
       for (const file of ['junit.xml', 'report.html']) expect(existsSync(join(dir, 'latest', file)), file).to.equal(true);
       // The gateway's 503s fail DELETE.REMOVES: a real MUST failure, which exit 0 would have hidden.
       expect(report.summary.verdict).to.equal('NOT_CONFORMANT');
+      // No --deadline given: the run is still bounded, by the default hour.
+      expect(report.run.deadlineMs).to.equal(3_600_000);
       expect(ended.code).to.equal(exitCodeOf(report.summary));
       expect(ended.stdout).to.include('DELETE.REMOVES');
     });

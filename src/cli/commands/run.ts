@@ -49,7 +49,7 @@ export function builder(y: Argv): Argv {
     .option('update-baseline', { type: 'string', describe: 'Write the failures of this run to this baseline file (reasons kept)' })
     .option('report-dir', { type: 'string', default: 'reports', describe: 'Where reports/<run-id>/ and reports/latest go' })
     .option('reports', { type: 'boolean', default: true, describe: 'Write report files (--no-reports writes none)' })
-    .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
+    .option('deadline', { type: 'string', requiresArg: true, describe: 'Whole-run time limit, such as 90s, 15m or 1h (a bare number is seconds; default 1h): cases not run by then are reported as "not run (deadline)" and the reports are still written' })
     .option('bundle', { type: 'boolean', describe: 'Also write bundle.tar.gz beside the reports: a certification bundle rdx verify can check offline' })
     .option('sign-key', { type: 'string', describe: 'Sign the bundle\'s manifest with this Ed25519 private key (PEM, from rdx keygen); env RDX_SIGN_KEY (the PEM text or a file). Readers check it with rdx verify --public-key' })
     .example('rdx run', 'Run everything against the bundled simulator')
