@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
 import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS } from '../http/throttle.js';
-import { stripUserinfo } from '../http/redact.js';
+import { stripUserinfo, stripUserinfoInText } from '../http/redact.js';
 
 /** The vendor's declared choices, keyed by the interpretation register's `key`. */
 export type ProfileDeclared = Record<string, unknown>;
@@ -289,6 +289,9 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     });
     profile.http = { ...profile.http, ...(c.http ?? {}) };
   }
+  // The signing key never reaches a target, but it is a secret of the run like any value the environment holds.
+  const signKey = env['RDX_SIGN_KEY'];
+  if (signKey) (profile.envExpansions ??= []).push({ key: 'RDX_SIGN_KEY', written: '${env:RDX_SIGN_KEY}', expanded: signKey, values: [signKey, ...pemBodyLines(signKey)] });
   if (env['RDX_BASE_URL']) profile.baseUrl = env['RDX_BASE_URL'];
   if (env['RDX_CLIENT_ID']) profile.clientId = env['RDX_CLIENT_ID'];
   if (env['RDX_CLIENT_SECRET']) profile.clientSecret = env['RDX_CLIENT_SECRET'];
@@ -305,15 +308,23 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.seed !== undefined) profile.seed = flags.seed;
   if (flags.allowIrreversible !== undefined) profile.allowIrreversible = flags.allowIrreversible;
   if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
-  if (profile.baseUrl !== undefined) {
-    try {
-      const url = new URL(profile.baseUrl);
-      if (!/^https?:$/.test(url.protocol)) throw new Error('not http(s)');
-    } catch {
-      throw new UsageError(`base URL ${JSON.stringify(profile.baseUrl)} is not an http(s) URL`);
-    }
+  for (const [what, value] of [['base URL', profile.baseUrl], ['token URL', profile.tokenUrl]] as const) {
+    if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`);
   }
   return profile;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The base64 lines of a PEM text, each a part of the key that a message might otherwise quote. */
+function pemBodyLines(text: string): string[] {
+  return /-----BEGIN /.test(text) ? text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('-----')) : [];
 }
 
 /** A declared value, typed by the caller; undefined when the vendor declared nothing. */
@@ -336,8 +347,10 @@ export function redactedProfile(profile: Profile): Record<string, unknown> {
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asWritten(v)]));
     return value;
   };
-  const url = (value: string | undefined): string | undefined => (value === undefined ? undefined : asWritten(stripUserinfo(value)) as string);
+  // As written first: a URL that took ${env:…} is found by its expanded text, userinfo and all.
+  const url = (value: string | undefined): string | undefined => (value === undefined ? undefined : stripUserinfo(asWritten(value) as string));
   const source = rest.atsJobOfferIdSource;
+  const sources = rest.idSources ? Object.fromEntries(Object.entries(rest.idSources).map(([k, v]) => [k, v && 'url' in v ? { ...v, url: url(v.url) } : v])) : undefined;
   return asWritten({
     ...rest,
     ...(rest.baseUrl !== undefined ? { baseUrl: url(rest.baseUrl) } : {}),
@@ -346,5 +359,6 @@ export function redactedProfile(profile: Profile): Record<string, unknown> {
     fixtures: { ...rest.fixtures, ...(rest.fixtures.expiredToken ? { expiredToken: '***' } : {}) },
     http: { ...rest.http, ...(rest.http.proxy !== undefined ? { proxy: url(rest.http.proxy) } : {}) },
     ...(source && 'url' in source ? { atsJobOfferIdSource: { ...source, url: url(source.url) } } : {}),
+    ...(sources ? { idSources: sources } : {}),
   }) as Record<string, unknown>;
 }

@@ -5,7 +5,7 @@ import { expiresInUnit, type Profile } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
 import { tokenRequestBody } from '../http/auth.js';
-import { Secrets } from '../http/redact.js';
+import { Secrets, stripUserinfo } from '../http/redact.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { endpointOf } from './latency.js';
 
@@ -55,10 +55,16 @@ export function runSecrets(profile: Profile, clientId: string, clientSecret: str
   // The form-encoded token request carries the secret encoded: masked in that form too.
   secrets.add(new URLSearchParams({ s: clientSecret }).toString().slice(2));
   secrets.add(encodeURIComponent(clientSecret));
-  // The target's identity is never masked, even where a token happens to equal its host.
-  for (const url of [baseUrl, tokenUrl]) secrets.protect(originOrNothing(url));
-  // What the profile took from the environment for the id source or the fixtures (a command may carry a credential).
-  for (const e of profile.envExpansions ?? []) if (e.key === 'atsJobOfferIdSource' || e.key === 'fixtures') e.values.forEach((v) => secrets.add(v));
+  // The target's identity is never masked, even where a token happens to equal its host, or where the base URL
+  // itself came from the environment (it is shown, without userinfo, as the run's target anyway).
+  for (const url of [baseUrl, tokenUrl]) {
+    secrets.protect(originOrNothing(url));
+    secrets.protect(stripUserinfo(url));
+  }
+  // Whatever the profile took from the environment, under any key: that is where a profile keeps a credential.
+  for (const e of profile.envExpansions ?? []) e.values.forEach((v) => secrets.add(v));
+  // A password in a URL the user named (base, token, proxy, id lookups) is masked wherever a target echoes it.
+  for (const url of profileUrls(profile, baseUrl, tokenUrl)) secrets.add(passwordOf(url));
   return secrets;
 }
 
@@ -81,6 +87,22 @@ export function httpClientFor(profile: Profile, baseUrl: string, tokenUrl: strin
     ...(profile.http.ca ? { caFile: profile.http.ca } : {}),
     ...(profile.http.proxy ? { proxy: profile.http.proxy } : {}),
   });
+}
+
+/** The URLs a profile names, each of which may carry userinfo. */
+function profileUrls(profile: Profile, baseUrl: string, tokenUrl: string): string[] {
+  const sources = [profile.atsJobOfferIdSource, ...Object.values(profile.idSources ?? {})];
+  const lookups = sources.flatMap((s) => (s && 'url' in s && typeof s.url === 'string' ? [s.url] : []));
+  return [baseUrl, tokenUrl, ...(profile.http.proxy ? [profile.http.proxy] : []), ...lookups];
+}
+
+/** The password of a URL's userinfo (percent-decoded too: the matcher reads both), or undefined. */
+function passwordOf(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** scheme://host:port of a URL, or '' when it does not parse. */

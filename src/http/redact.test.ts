@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { MASK, MAX_SECRETS, Secrets, stripUserinfo } from './redact.js';
+import { randomBytes } from 'node:crypto';
+import { MASK, MAX_SECRETS, Secrets, stripUserinfo, stripUserinfoInText } from './redact.js';
 import type { Exchange } from '../core/results.js';
 
 /** JSON as PHP's json_encode writes it by default: `/` as `\/`, everything beyond ASCII as `\uXXXX`. */
@@ -104,5 +105,76 @@ describe('Secrets', () => {
     expect(stripUserinfo('http://user:pass@proxy.example:3128/')).to.equal('http://proxy.example:3128/');
     expect(stripUserinfo('http://proxy.example:3128')).to.equal('http://proxy.example:3128');
     expect(stripUserinfo('not a url')).to.equal('not a url');
+  });
+
+  describe('encoded forms (issue 37 §2)', () => {
+    const secret = 'tok-Zq9/x+Ü~7mR2vK8w';
+    const bytes = Buffer.from(secret, 'utf8');
+    const secrets = new Secrets();
+    secrets.add(secret);
+    const hex = bytes.toString('hex');
+    const html = (text: string, radix: 10 | 16, semicolon = ';', zeros = ''): string =>
+      [...text].map((c) => `&#${radix === 16 ? 'x' : ''}${zeros}${(c.codePointAt(0) as number).toString(radix)}${semicolon}`).join('');
+
+    it('masks base64, base64url, hex in either case, and HTML character references, whole', () => {
+      const forms: [string, string][] = [
+        ['base64', bytes.toString('base64')], ['base64, no padding', bytes.toString('base64').replace(/=+$/, '')],
+        ['base64url', bytes.toString('base64url')], ['hex', hex], ['HEX', hex.toUpperCase()],
+        ['decimal references', html(secret, 10)], ['hex references', html(secret, 16)],
+        ['references without ;', html(secret, 10, '').replace(/&#(\d+)$/, '&#$1;')], ['references with leading zeros', html(secret, 16, ';', '000')],
+        ['mixed raw and references', `${secret.slice(0, 5)}${html(secret.slice(5, 9), 10)}${secret.slice(9)}`],
+      ];
+      for (const [name, form] of forms) {
+        const masked = secrets.scrub(`<p>echo: ${form}</p>`);
+        expect(masked.includes(MASK), name).to.equal(true);
+        expect(masked.includes(form), name).to.equal(false);
+        // What is left of the form around the mask is at most the padding and one character of partial bits.
+        expect(masked.replace(MASK, '').length - '<p>echo: </p>'.length, name).to.be.at.most(3);
+      }
+    });
+
+    /** Whether any run of base64 characters left in the text decodes, at any alignment, to 4 bytes of the secret. */
+    const leaksBase64 = (text: string, alphabet: RegExp): boolean => (text.match(alphabet) ?? []).some((run) => {
+      for (let skip = 0; skip < 4; skip++) {
+        const decoded = Buffer.from(run.slice(skip).replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+        for (let i = 0; i + 4 <= bytes.length; i++) if (decoded.includes(bytes.subarray(i, i + 4))) return true;
+      }
+      return false;
+    });
+
+    it('masks base64 and base64url of the secret inside a larger blob, at each of the three byte alignments', () => {
+      for (let a = 0; a < 3; a++) {
+        for (const encoding of ['base64', 'base64url'] as const) {
+          const blob = Buffer.concat([randomBytes(30 + a), bytes, randomBytes(31)]).toString(encoding);
+          const alphabet = encoding === 'base64' ? /[A-Za-z0-9+/]+/g : /[A-Za-z0-9_-]+/g;
+          expect(leaksBase64(blob, alphabet), `the blob holds it (${encoding}, offset ${a})`).to.equal(true);
+          const masked = secrets.scrub(`{"blob":"${blob}"}`);
+          expect(leaksBase64(masked, alphabet), `${encoding} at offset ${a} mod 3`).to.equal(false);
+        }
+      }
+    });
+
+    it('masks a 1 MiB body that repeats the secret in every form in one linear pass, the origin kept', () => {
+      const withOrigin = new Secrets();
+      withOrigin.add(secret);
+      withOrigin.add('127.0.0.1');
+      withOrigin.protect('http://127.0.0.1:8080');
+      const unit = `http://127.0.0.1:8080 ${bytes.toString('base64')} ${hex} ${html(secret, 10)} ${secret} `;
+      const body = unit.repeat(Math.ceil(2 ** 20 / unit.length));
+      const masked = withOrigin.scrub(body);
+      const count = (text: string, part: string): number => text.split(part).length - 1;
+      const units = count(body, 'http://127.0.0.1:8080');
+      expect(count(masked, MASK)).to.equal(4 * units);
+      expect(count(masked, 'http://127.0.0.1:8080')).to.equal(units);
+    });
+
+    it('strips the userinfo of every URL in a text, and only that', () => {
+      expect(stripUserinfoInText('GET http://lookup:pa%40ss@127.0.0.1:9/ids?x=1 failed')).to.equal('GET http://127.0.0.1:9/ids?x=1 failed');
+      expect(stripUserinfoInText('{"a":"//u:p@h/x","b":"mail@example.org"}')).to.equal('{"a":"//h/x","b":"mail@example.org"}');
+      expect(new Secrets().scrub('no token: the token endpoint https://id:pw@auth.example/token did not answer')).to.equal('no token: the token endpoint https://auth.example/token did not answer');
+      // Linear: no match runs past a slash, however the text repeats what looks like a scheme.
+      const hostile = `${'a.'.repeat(2 ** 19)}@`;
+      expect(stripUserinfoInText(hostile)).to.equal(hostile);
+    });
   });
 });

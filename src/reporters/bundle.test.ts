@@ -36,13 +36,30 @@ describe('ustar writer and reader', () => {
     expect(extracted.stdout).to.equal('hello\n');
   });
 
-  it('reads archives the system tar writes, pax headers included', function () {
+  it('refuses what the system tar writes in pax format, which rdx does not write', function () {
     if (spawnSync('tar', ['--version']).status !== 0) this.skip();
     const dir = mkdtempSync(join(tmpdir(), 'rdx-tar-'));
     writeFileSync(join(dir, 'report.json'), '{}\n');
     const made = spawnSync('tar', ['--format=posix', '-cf', join(dir, 'x.tar'), '-C', dir, 'report.json']);
     expect(made.status).to.equal(0);
-    expect(tarUnpack(readFileSync(join(dir, 'x.tar')))).to.deep.equal([{ name: 'report.json', data: Buffer.from('{}\n') }]);
+    expect(() => tarUnpack(readFileSync(join(dir, 'x.tar')))).to.throw(TarError, /at byte 0, a pax extended header/);
+  });
+
+  it('refuses a header field or a padding byte rdx does not write', () => {
+    const archive = tarPack(entries, new Date('2026-01-02T03:04:05Z'));
+    const withSum = (tar: Buffer): Buffer => {
+      tar.fill(0x20, 148, 156);
+      let sum = 0;
+      for (let i = 0; i < 512; i++) sum += tar[i] as number;
+      tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+      return tar;
+    };
+    const prefixed = Buffer.from(archive);
+    prefixed.write('evil', 345);
+    expect(() => tarUnpack(withSum(prefixed))).to.throw(TarError, /header of a\.txt at byte 0 differs from the one rdx writes \(at its byte 345\)/);
+    const padded = Buffer.from(archive);
+    padded[512 + 6] = 0x41;
+    expect(() => tarUnpack(padded)).to.throw(TarError, /padding after a\.txt holds data/);
   });
 
   it('refuses a damaged header, a truncated archive, and links', () => {
@@ -58,7 +75,7 @@ describe('ustar writer and reader', () => {
     link.fill(0x20, 148, 156);
     for (let i = 0; i < 512; i++) sum += link[i] as number;
     link.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
-    expect(() => tarUnpack(link)).to.throw(TarError, /type "2"/);
+    expect(() => tarUnpack(link)).to.throw(TarError, /at byte 0, a symbolic link/);
   });
 });
 

@@ -1,7 +1,7 @@
 // The top of report.html: its failures grouped by the clause that broke and its finding, worst first.
 import { failureGroups, type FailureGroup } from '../core/failures.js';
 import type { CaseResult } from '../core/results.js';
-import { anchor, badge, esc, plural } from './html-text.js';
+import { anchor, badge, esc, plural, targetText } from './html-text.js';
 
 /** How many groups of failures the top of the page lists before pointing at the rest, and cases per group. */
 const TOP_LINES = 12;
@@ -19,7 +19,7 @@ export function blockers(failing: CaseResult[]): string {
     const other = g.findings > 1 ? ` <span class="muted">(+${plural(g.findings - 1, 'other finding')})</span>` : '';
     const cases = g.cases.slice(0, TOP_CASES).map((c) => `<a href="#${esc(anchor('failure', c.id))}"><code>${esc(c.id)}</code></a>${c.step ? ` <span class="muted">${esc(c.step)}</span>` : ''}`);
     const rest = g.cases.length - TOP_CASES;
-    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${esc(g.finding)}${other}</div>`
+    return `<li><div class="group">${badge(word[g.level])} <span class="level">${esc(g.level === 'ERROR' ? 'no judgement' : g.level)}</span> ${g.clause === '-' ? '' : `<code class="clause">${esc(g.clause)}</code> `}— ${plural(g.cases.length, 'case')}: ${targetText(g.finding)}${other}</div>`
       + `<div class="group-cases">${cases.join(', ')}${rest > 0 ? `, <span class="muted">+${rest} more below</span>` : ''}</div></li>`;
   };
   const rest = groups.length - TOP_LINES;

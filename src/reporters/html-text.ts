@@ -1,4 +1,5 @@
 // The small text builders every part of report.html uses: escaping, verdict badges, anchors, counts.
+import { codePointName, replaceInvisible } from '../core/terminal.js';
 
 export const LABEL: Record<string, string> = {
   fail: 'fail', error: 'error', warn: 'warn', 'known-failure': 'known', skip: 'skip', pass: 'pass', observed: 'observed',
@@ -15,6 +16,15 @@ export const MEANING: Record<string, string> = {
 
 export const esc = (value: unknown): string =>
   String(value).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
+
+/** An invisible character of a target's text, shown: its code point in a marked box in place of the character. */
+export const invisibleMark = (c: string): string => `<span class="invisible" title="an invisible character the target sent">${codePointName(c)}</span>`;
+
+/**
+ * Text a target sent (messages, reasons, values), escaped, isolated in <bdi> so a right-to-left override in it
+ * cannot reorder the page's own words around it, with every invisible character (zero-width, bidi, tags) marked.
+ */
+export const targetText = (value: unknown): string => `<bdi>${replaceInvisible(esc(value), invisibleMark)}</bdi>`;
 
 export const badge = (v: string): string => `<span class="badge v-${esc(v)}" title="${esc(MEANING[v] ?? v)}">${esc(LABEL[v] ?? v)}</span>`;
 export const anchor = (prefix: string, id: string): string => `${prefix}-${id.replace(/[^A-Za-z0-9_.-]/g, '_')}`;

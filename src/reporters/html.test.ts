@@ -72,7 +72,7 @@ describe('report.html', function () {
     const groups = top.split('<li>').slice(1);
     const message = groups.filter((g) => g.includes('<code class="clause">ENVELOPE.MESSAGE</code>'));
     expect(message).to.have.length(1);
-    expect(message[0]).to.match(/<span class="level">MUST<\/span> <code class="clause">ENVELOPE\.MESSAGE<\/code> — 3 cases: status 404: message is missing/);
+    expect(message[0]).to.match(/<span class="level">MUST<\/span> <code class="clause">ENVELOPE\.MESSAGE<\/code> — 3 cases: <bdi>status 404: message is missing/);
     expect(message[0]).to.include('<a href="#failure-copy.two"><code>copy.two</code></a> <span class="muted">step 2 GET /ats/job-offers/{id}</span>');
     expect(top).to.not.include('>SHOULD<');
   });
@@ -203,7 +203,7 @@ describe('report.html', function () {
     if (!p) throw new Error('no STATUS_CODES in the profile');
     p.declared = { notFound: 410 };
     const out = htmlReport(r);
-    expect(out).to.match(/<tr class="mismatch"><td><code>STATUS_CODES<\/code>[\s\S]*?notFound = 404<\/code> <b>≠ declared<\/b>[\s\S]*?differs from declared/);
+    expect(out).to.match(/<tr class="mismatch"><td><code>STATUS_CODES<\/code>[\s\S]*?notFound = <bdi>404<\/bdi><\/code> <b>≠ declared<\/b>[\s\S]*?differs from declared/);
   });
 
   it('lists known failures with their reason, apart from the failures that count, and the baseline file', () => {
@@ -226,7 +226,7 @@ describe('report.html', function () {
     r.residue = [{ resource: 'job-offer', operationId: 'batchCreateJobOffers', reference: `${r.run.runTag}-1-JO`, caseId: 'token.issued', createdAt: r.run.startedAt, deleted: false }];
     r.spec.hash = '0'.repeat(64);
     const out = htmlReport(r);
-    expect(out).to.include(`<code>${r.run.runTag}-1-JO</code>`);
+    expect(out).to.include(`<code><bdi>${r.run.runTag}-1-JO</bdi></code>`);
     expect(out).to.match(/This report was judged against spec <code>000000000000<\/code>/);
   });
 });

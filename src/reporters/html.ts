@@ -10,7 +10,7 @@ import type { CaseResult } from '../core/results.js';
 import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { blockers } from './html-failures.js';
-import { LABEL, MEANING, anchor, badge, esc, plural } from './html-text.js';
+import { LABEL, MEANING, anchor, badge, esc, plural, targetText } from './html-text.js';
 import { packPageData, pageData } from './html-data.js';
 import { VERDICT_RANK, type Report } from './merge.js';
 import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
@@ -274,7 +274,7 @@ function profile(report: Report): string {
     const status = mismatch ? 'differs from declared' : varies ? 'varies between cases'
       : lines.length === 0 ? 'not observed' : p.declared === undefined ? 'observed' : 'matches declared';
     const observed = lines.length
-      ? `<ul>${lines.map((l) => `<li><code>${esc(l.key ? `${l.key} = ` : '')}${esc(show(l.value))}</code>${differs(l) ? ' <b>≠ declared</b>' : ''} <span class="muted">in</span> ${l.cases.length <= 2 ? l.cases.map(caseLink).join(', ')
+      ? `<ul>${lines.map((l) => `<li><code>${esc(l.key ? `${l.key} = ` : '')}${targetText(show(l.value))}</code>${differs(l) ? ' <b>≠ declared</b>' : ''} <span class="muted">in</span> ${l.cases.length <= 2 ? l.cases.map(caseLink).join(', ')
         : `<details class="inline"><summary>${l.cases.length} cases</summary>${l.cases.map(caseLink).join(', ')}</details>`}</li>`).join('')}</ul>`
       : '<span class="muted">—</span>';
     const declared = p.declared !== undefined ? `<code>${esc(show(p.declared))}</code>` : p.key ? '<span class="muted">not declared</span>' : '<span class="muted">no profile key</span>';
@@ -358,7 +358,7 @@ function failureCard(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Ma
       return `<div class="assertion v-${level === 'MUST' ? 'fail' : 'warn'}">
 <div><span class="level">${esc(level)}</span> <code class="clause">${esc(id)}</code> <span class="muted">${esc(clauseTitle(id, spec))}</span></div>
 ${clauseText(id, spec)}
-${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${esc(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>`).join('\n')}
+${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${targetText(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>`).join('\n')}
 </div>`;
     }).join('\n');
     return `<div class="finding">${items}${ex ? exchangeSlot(c, index as number) : ''}</div>`;
@@ -377,7 +377,7 @@ ${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${esc(a.m
 <header>${badge(v)}<span class="level" title="the level of the case; each finding below has its own">${esc(c.level)}</span><code class="id">${esc(c.id)}</code><span>${esc(c.title)}</span></header>
 <div class="body">
 <div class="meta">${esc(c.file)} · endpoints ${esc(endpointsText(c))} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''} · ${esc(c.durationMs)} ms · <a href="#${esc(anchor('case', c.id))}">in the list of all cases</a></div>
-${c.reason ? `<p class="reason">${esc(c.reason)}</p>` : ''}
+${c.reason ? `<p class="reason">${targetText(c.reason)}</p>` : ''}
 ${findings.join('\n')}
 ${passed.length ? `<details class="more"><summary>${plural(passed.length, 'other assertion')} held</summary>${assertionSlot(c, 'held')}</details>` : ''}
 ${others.length ? `<details class="more"><summary>${plural(others.length, 'other exchange')} of this case</summary>${others.map(([, i]) => exchangeSlot(c, i)).join('')}</details>` : ''}
@@ -419,10 +419,10 @@ function caseRow(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<st
   parts.push(`<div class="meta">${esc(c.file)} · ${esc(c.tier)} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''}</div>`);
   if (failureIds.has(c.id)) parts.push(`<p><a href="#${esc(anchor('failure', c.id))}">The finding, with the exchange and a curl line, is under Failures.</a></p>`);
   if (c.baseline) parts.push(`<p class="reason">Known failure (baseline): ${esc(c.baseline.reason)}${c.baseline.expires ? ` · until ${esc(c.baseline.expires)}` : ''}</p>`);
-  if (c.reason) parts.push(`<p class="reason">${esc(c.reason)}</p>`);
+  if (c.reason) parts.push(`<p class="reason">${targetText(c.reason)}</p>`);
   if (c.observations.length) {
     parts.push(`<table class="assertions observations"><thead><tr><th>Observed</th><th>Value</th></tr></thead><tbody>${c.observations.map((o) =>
-      `<tr><td><code>${esc(o.interpretation)}${o.key ? `.${esc(o.key)}` : ''}</code></td><td><code>${esc(show(o.value))}</code></td></tr>`).join('')}</tbody></table>`);
+      `<tr><td><code>${esc(o.interpretation)}${o.key ? `.${esc(o.key)}` : ''}</code></td><td><code>${targetText(show(o.value))}</code></td></tr>`).join('')}</tbody></table>`);
   }
   if (c.assertions.length) parts.push(assertionSlot(c, 'all'));
   if (c.exchanges.length) {
@@ -443,7 +443,7 @@ function residue(report: Report): string {
 ${list.length ? `<p class="lead">Records this run created and left on the target: ${esc((report.residueSummary ?? residueSummary(list)).why)} The run deleted the others it created, where the spec has a DELETE. Every reference starts with the run tag <code>${esc(report.run.runTag)}</code>${report.mergedFrom ? ' (or another shard\'s tag)' : ''}, so staging owners can find and purge them.</p>
 <details class="more"${list.length <= RESIDUE_INLINE ? ' open' : ''}><summary>${plural(list.length, 'record')}: ${esc(byResource(list))}</summary>
 ${list.length <= RESIDUE_INLINE ? `<table class="ledger"><thead><tr><th>Resource</th><th>Operation</th><th>Reference</th><th>Id</th><th>Created by</th><th>Created at</th></tr></thead><tbody>
-${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${esc(e.reference ?? '')}</code></td><td>${esc(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}
+${list.map((e) => `<tr><td>${esc(e.resource)}</td><td><code>${esc(e.operationId)}</code></td><td><code>${targetText(e.reference ?? '')}</code></td><td>${targetText(e.id ?? '')}</td><td><a href="#${esc(anchor('case', e.caseId))}">${esc(e.caseId)}</a></td><td>${esc(utc(e.createdAt))}</td></tr>`).join('\n')}
 </tbody></table>` : `<div class="slot" data-slot="residue"><p class="muted">${plural(list.length, 'record')}; report.json lists them too.</p></div>`}</details>` : '<p class="lead">The run left no record behind.</p>'}
 </section>`;
 }

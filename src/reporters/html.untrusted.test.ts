@@ -16,3 +16,18 @@ describe('report.html from a crafted report file', () => {
     expect(html).to.include('&lt;meta http-equiv=&quot;refresh&quot; content=&quot;0;url=https://example.org/&quot;&gt; entries');
   });
 });
+
+describe('report.html and text that hides itself (issue 37 §3)', () => {
+  it('isolates a target\'s messages and reasons in <bdi> and marks every zero-width, bidi and tag character', () => {
+    const disguised = 'status 500\u202e\u2066 ssap\u200b\u2060\ufeff\u{e0041}';
+    const c = minimalCase({ verdict: 'fail', reason: disguised, assertions: [{ clause: 'X.Y', level: 'MUST', passed: false, message: disguised, check: 'c' }] });
+    const html = htmlReport(minimalReport([c]));
+    // Outside the packed data, no invisible character is left in the page.
+    const page = html.replace(/<script[^>]*>[^<]*<\/script>/g, '');
+    expect(page).to.not.match(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\u{e0041}/u);
+    const shown = '<bdi>status 500<span class="invisible" title="an invisible character the target sent">U+202E</span>';
+    expect(page).to.include(`<p class="reason">${shown}`);
+    expect(page).to.include(`<b>Expected, and what came back:</b> ${shown}`);
+    for (const mark of ['U+2066', 'U+200B', 'U+2060', 'U+FEFF', 'U+E0041']) expect(page).to.include(`>${mark}</span>`);
+  });
+});

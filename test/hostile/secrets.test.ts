@@ -13,6 +13,8 @@ import { writeReports } from '../../src/reporters/files.js';
 import { curlFor } from '../../src/reporters/html-data.js';
 import { tarUnpack } from '../../src/reporters/tar.js';
 import { secretForms, secretIn, startHostile, type HostileServer } from './servers.js';
+import { startSimulator } from '../../simulator/index.js';
+import { personaByName, type Persona } from '../../simulator/personas/index.js';
 
 /** Every file the run wrote, by name, as text; report.html's packed data and the bundle's entries unpacked. */
 function writtenFiles(report: RunReport, dir: string): Map<string, string> {
@@ -112,5 +114,34 @@ describe('no secret survives in any form (hostile targets)', function () {
     expect(shown).to.not.include('proxy-pass-77').and.not.include('proxy-user').and.not.include('p-base');
     expect(shown).to.include('"proxy":"http://proxy.example:3128/"').and.include('"baseUrl":"https://staging.example/api"');
     expect(shown).to.include('"atsJobOfferIds":["${env:JOB_OFFER}"]').and.not.include('envExpansions');
+  });
+
+  it('masks every ${env:…} value of the profile, idSources included, and strips a lookup URL\'s userinfo (issue 37 §2)', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, clientId: 'ids', clientSecret: 'ids-client-secret-0b7d', personas: [personaByName('message-only-batch') as Persona] });
+    try {
+      const port = new URL(sim.baseUrl).port;
+      const password = 'lookup-pass-3c9e';
+      const key = 'lookup-key-7f31a';
+      writeFileSync(join(dir, 'rdx.config.yaml'), [
+        'idSources:',
+        '  applicationStep:',
+        `    url: "http://lookup:${password}@127.0.0.1:${port}/no-such-lookup?key=\${env:RDX_LOOKUP_KEY}&a={application_ats_id}&s={step}&at={recorded_at}"`,
+        '',
+      ].join('\n'));
+      const loaded = loadProfile({ baseUrl: sim.baseUrl, clientId: 'ids', clientSecret: 'ids-client-secret-0b7d' }, { RDX_LOOKUP_KEY: key }, dir);
+      const { report } = await runConformance({ profile: loaded, reporter: 'none', filters: { grep: '^application-steps\\.put-clears-omitted ' } });
+      const c = report.cases.find((x) => x.id === 'application-steps.put-clears-omitted');
+      // The lookup failed and says so, with its URL as the report keeps URLs: no userinfo, the key masked.
+      expect(c?.reason).to.include(`(GET http://127.0.0.1:${port}/no-such-lookup?key=***&`);
+      const shown = report.run.options['profile'] as { idSources?: { applicationStep?: { url?: string } } };
+      expect(shown.idSources?.applicationStep?.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/no-such-lookup\?key=\$\{env:RDX_LOOKUP_KEY\}&/);
+      const files = writtenFiles(report, dir);
+      for (const secret of [password, key]) {
+        expect(leaks(files, secret).length, 'a form of the secret in the files').to.equal(0);
+        expect(secretIn(report, secret), 'a form of the secret in the report').to.equal(undefined);
+      }
+    } finally {
+      await sim.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
 // the matrix's cell links, copy buttons and printing. Everything but the exchanges is in the markup already.
 
 import type { PageAssertion, PageData, PageExchange, PageResidue } from '../page-data.js';
+import { codePointName, replaceInvisible } from '../../core/terminal.js';
 
 function all<T extends Element = HTMLElement>(sel: string, root?: ParentNode): T[] {
   return Array.prototype.slice.call((root || document).querySelectorAll(sel)) as T[];
@@ -23,10 +24,33 @@ function loadData(): Promise<PageData> {
   return new Response(stream).text().then(function (text) { return JSON.parse(text) as PageData; });
 }
 
+/**
+ * Puts text (most of it the target's: headers, bodies, messages) into a node isolated for direction (dir="auto"), so
+ * a right-to-left override cannot reorder the page around it, with each invisible character (zero-width, bidi,
+ * tags; src/core/terminal.ts) shown as a marked box naming its code point in place of the character.
+ */
+function put(node: HTMLElement, text: string): HTMLElement {
+  node.dir = 'auto';
+  const parts: (string | HTMLElement)[] = [];
+  let at = 0;
+  replaceInvisible(text, function (c, offset) {
+    const mark = document.createElement('span');
+    mark.className = 'invisible';
+    mark.title = 'an invisible character the target sent';
+    mark.textContent = codePointName(c);
+    parts.push(text.slice(at, offset), mark);
+    at = offset + c.length;
+    return '';
+  });
+  node.textContent = '';
+  node.append(...parts, text.slice(at));
+  return node;
+}
+
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) put(node, text);
   return node;
 }
 
@@ -35,8 +59,8 @@ function headersTable(headers: [string, string][] | undefined): HTMLElement | nu
   const table = el('table', 'headers');
   headers.forEach(function (h) {
     const row = table.insertRow();
-    row.insertCell().textContent = h[0] + ':';
-    row.insertCell().textContent = h[1];
+    put(row.insertCell(), h[0] + ':');
+    put(row.insertCell(), h[1]);
   });
   return table;
 }
@@ -108,7 +132,7 @@ function assertionsNode(list: PageAssertion[], heldOnly: boolean): HTMLElement {
     row.insertCell().textContent = a[1];
     const clause = row.insertCell().appendChild(el('code', undefined, a[2]));
     clause.title = a[3];
-    row.insertCell().textContent = a[4];
+    put(row.insertCell(), a[4]);
     row.insertCell().textContent = a[5] === null ? '' : '#' + a[5];
   });
   return t.table;
