@@ -43,6 +43,8 @@ export interface RunServices extends RunnerDeps {
   ledger: ResidueLedger;
   budget: ReportBudget;
   throttled: ThrottledAnswers;
+  /** Bytes (as parsed) of list pages the walks under way hold together: one budget for the run (walk.ts). */
+  walking: { bytes: number };
 }
 
 /** Values a step could not capture, by variable name: why, and what would unlock the cases that need them. */

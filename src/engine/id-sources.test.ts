@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaults, type IdSource, type Profile } from '../config/profile.js';
@@ -8,7 +8,8 @@ import { personaByName, type Persona } from '../../simulator/personas/index.js';
 import { ID_LOGS } from '../../simulator/personas/variants/message-only-with-id-logs.js';
 import { runConformance, type RunReport } from './run.js';
 import { embeddedSimulator } from '../cli/compose.js';
-import { keyFields } from './id-sources.js';
+import { IdSourceSet, keyFields } from './id-sources.js';
+import type { HttpClient } from '../http/client.js';
 import { resourceInfo } from '../spec/index.js';
 
 const messageOnly = personaByName('message-only-batch') as Persona;
@@ -133,5 +134,28 @@ describe('id sources for every resource a run creates (idSources)', function () 
       expect(r.reason).to.match(/^idSources\.applicationStep\.url answered status 404 for application_ats_id /);
       expect(r.how).to.include('answered status 404').and.not.include(GENERIC);
     });
+  });
+});
+
+describe('an id log of hundreds of MB (issue 36)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rdx-big-log-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read in chunks from its tail, a line longer than a chunk passed over, and still gives the run\'s ids', async () => {
+    const file = join(dir, 'steps.jsonl');
+    // 40 MiB of other records' lines, one line of 5 MiB, then the lines of the run's records (appended last).
+    const other = `${JSON.stringify({ application_ats_id: 'someone-else', step: 'x', recorded_at: '2026-01-01', id: 1 })}\n`;
+    writeFileSync(file, other.repeat(Math.ceil((40 * 2 ** 20) / other.length)));
+    appendFileSync(file, `${JSON.stringify({ application_ats_id: 'huge', note: 'y'.repeat(5 * 2 ** 20), id: 2 })}\n`);
+    const ours = (n: number): string => JSON.stringify({ application_ats_id: `app-${n}`, step: 'hired', recorded_at: '2026-11-27', id: 1000 + n });
+    appendFileSync(file, `${[1, 2, 3].map(ours).join('\n')}\n`);
+    const ids = new IdSourceSet({ 'application-step': { file } }, { baseUrl: 'http://127.0.0.1:9', http: undefined as unknown as HttpClient, token: () => Promise.resolve('t') });
+    for (const n of [3, 1, 2]) {
+      expect(await ids.learn('application-step', { application_ats_id: `app-${n}`, step: 'hired', recorded_at: '2026-11-27' })).to.deep.equal({ id: String(1000 + n) });
+    }
   });
 });

@@ -66,7 +66,15 @@ const COMMAND_OUTPUT_BYTES = 64 * 1024;
 /** How long a created record may take to show up in the id log (the implementation may write it late). */
 export const FILE_WAIT_MS = 3_000;
 const FILE_POLL_MS = 50;
-const FILE_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * An id log is read a chunk at a time, yielding between chunks, and from its last FILE_TAIL_BYTES on its first read:
+ * the lines of the run's records are appended as the run creates them, and a log of hundreds of MB read whole
+ * blocked the run long enough for its requests to time out, or ran it out of memory.
+ */
+const FILE_CHUNK_BYTES = 4 * 1024 * 1024;
+const FILE_TAIL_BYTES = 16 * 1024 * 1024;
+/** Ids kept per resource: the newest, where a log holds more lines than a run could create records. */
+const MAX_KNOWN = 50_000;
 const STDERR_SHOWN = 300;
 const ID = /^[^\s/?#]{1,200}$/;
 
@@ -193,12 +201,18 @@ class ResourceIds {
     });
   }
 
-  /** Reads what the log gained since the last read; a line that is not {<key fields>, id} is passed over. */
-  private readLog(file: string): void {
+  /**
+   * Reads the next chunk of what the log gained since the last read; a line that is not {<key fields>, id} is passed
+   * over. Returns whether more is left to read.
+   */
+  private readLog(file: string): boolean {
     const size = statSync(file).size;
     if (size < this.logRead) this.logRead = 0; // the log was truncated or replaced: read it again
-    if (size === this.logRead) return;
-    const length = Math.min(size - this.logRead, FILE_MAX_BYTES);
+    if (size === this.logRead) return false;
+    // First read of a long log: its tail only, from the first whole line in it.
+    const skipPartial = this.logRead === 0 && size > FILE_TAIL_BYTES;
+    if (skipPartial) this.logRead = size - FILE_TAIL_BYTES;
+    const length = Math.min(size - this.logRead, FILE_CHUNK_BYTES);
     const buffer = Buffer.alloc(length);
     const fd = openSync(file, 'r');
     try {
@@ -206,8 +220,16 @@ class ResourceIds {
     } finally {
       closeSync(fd);
     }
-    const text = buffer.toString('utf8');
-    const complete = text.lastIndexOf('\n') + 1; // a line still being written waits for the next read
+    let text = buffer.toString('utf8');
+    if (skipPartial) {
+      const first = text.indexOf('\n') + 1;
+      this.logRead += Buffer.byteLength(text.slice(0, first), 'utf8');
+      text = text.slice(first);
+    }
+    // A line still being written waits for the next read; a chunk with no line end at all (a line longer than a
+    // chunk) is passed over whole.
+    const end = text.lastIndexOf('\n') + 1;
+    const complete = end === 0 && length === FILE_CHUNK_BYTES ? text.length : end;
     this.logRead += Buffer.byteLength(text.slice(0, complete), 'utf8');
     const fields = keyFields(this.resource);
     for (const line of text.slice(0, complete).split('\n')) {
@@ -218,19 +240,23 @@ class ResourceIds {
         const key = Object.fromEntries(fields.map((f) => [f, entry[f]]));
         if (id !== undefined && Object.values(key).every((v) => typeof v === 'string' || typeof v === 'number')) {
           this.known.push({ key: Object.fromEntries(Object.entries(key).map(([f, v]) => [f, String(v)])), id });
+          // Cut back to the newest MAX_KNOWN once it holds twice that: amortised, where a shift per line was quadratic.
+          if (this.known.length >= 2 * MAX_KNOWN) this.known.splice(0, this.known.length - MAX_KNOWN);
         }
       } catch {
         // not JSON: another writer's line, or garbage; the log is the vendor's, not ours
       }
     }
+    return this.logRead < size;
   }
 
   private async fromFile(file: string, key: RecordKey): Promise<{ id: string } | Broken> {
     const until = Date.now() + FILE_WAIT_MS;
     const line = `{${keyFields(this.resource).map((f) => `"${f}": …`).join(', ')}, "id": …}`;
     for (;;) {
+      let more: boolean;
       try {
-        this.readLog(file);
+        more = this.readLog(file);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         const what = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? (error as Error).message})`;
@@ -238,6 +264,11 @@ class ResourceIds {
       }
       const id = this.get(key);
       if (id !== undefined) return { id };
+      // More of the log to read: after the event loop has had its turn (timers, answers), not after a poll's wait.
+      if (more && Date.now() < until) {
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
       if (Date.now() >= until) {
         return broken('file-no-line', `${this.where} ${file} has no line for ${describeKey(key)} after ${FILE_WAIT_MS} ms`,
           `the implementation must append a line ${line} for each ${ID_SOURCE_RESOURCES[this.resource].words} it creates, with the key fields as the request gave them`);

@@ -35,6 +35,7 @@ export class Runner {
       ledger: new ResidueLedger(deps.gen.invalidItems),
       budget: new ReportBudget(deps.secrets, deps.http),
       throttled: new ThrottledAnswers(deps.profile.declared, deps.gen.invalidItems),
+      walking: { bytes: 0 },
     };
   }
 

@@ -485,10 +485,22 @@ function notResent(exchange: Exchange, method: string, retries: number): Exchang
  */
 export const MAX_JSON_DEPTH = 1_000;
 
+/**
+ * The most a body may take once parsed (jsonScan's weight) to be read as JSON. Measured before parsing: a few MiB of
+ * `{}` (a gzip answer of 20 KB can decode to 20 MiB of them) take hundreds of MB parsed and ran a run out of memory.
+ * A list page of real records weighs about twice its length, so 10 MiB of records still parse; at --concurrency 8
+ * the bodies parsed at once stay within a few hundred MB.
+ */
+export const MAX_PARSED_WEIGHT = 32 * 1024 * 1024;
+
 /** The body as JSON; `unlabelled` names the compression its bytes look like when no Content-Encoding said so. */
 function parseJson(text: string, unlabelled?: string): { json: unknown } | { problem?: string } {
   if (text.length === 0) return { problem: 'the body is empty' };
-  if (jsonScan(text).depth > MAX_JSON_DEPTH) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
+  const { depth, weight } = jsonScan(text);
+  if (depth > MAX_JSON_DEPTH) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
+  if (weight > MAX_PARSED_WEIGHT) {
+    return { problem: `the body would take about ${Math.round(weight / 2 ** 20)} MiB once parsed (${text.length} characters), more than the ${MAX_PARSED_WEIGHT / 2 ** 20} MiB the harness reads as JSON` };
+  }
   try {
     return { json: JSON.parse(text) };
   } catch (error) {

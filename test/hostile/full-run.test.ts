@@ -51,6 +51,8 @@ const CASES: { kind: HostileKind; maxResponseBytes: number; why: string }[] = [
   { kind: 'endless-body', maxResponseBytes: 2 * 1024 * 1024, why: 'every answer endless, cut at a 2 MiB cap' },
   { kind: 'endless-pages', maxResponseBytes: 20 * 1024 * 1024, why: 'writes echoed, list pages of 1 MiB that never end' },
   { kind: 'object-heavy', maxResponseBytes: 20 * 1024 * 1024, why: 'writes echoed, list pages of 20,000 empty objects (60 KB, 1.3 MB parsed) that never end' },
+  { kind: 'object-pages-2mib', maxResponseBytes: 20 * 1024 * 1024, why: 'writes echoed, 2 MiB list pages of empty objects (about 60 MB parsed each) that never end' },
+  { kind: 'gzip-object-bomb', maxResponseBytes: 20 * 1024 * 1024, why: 'every answer 20 KB of gzip decoding to 20 MiB of empty objects' },
 ];
 
 /**

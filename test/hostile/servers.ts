@@ -2,6 +2,7 @@
 // half-built server can do. Each listens on 127.0.0.1 only, counts what it sent, and closes every socket it
 // holds (endless and dripping answers included) when closed. Unless the kind is about the token endpoint, the
 // token endpoint works, so the harness gets past authentication and meets the misbehaviour in its cases.
+import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -10,7 +11,7 @@ export type HostileKind =
   | 'garbage' | 'not-http' | 'endless-body' | 'slow-drip' | 'reset-mid-response' | 'short-content-length'
   | 'long-content-length' | 'redirect-loop' | 'huge-json' | 'endless-pages' | 'deep-json' | 'token-hangs'
   | 'token-garbage' | 'html-everywhere' | 'html-api' | 'token-lives-0s' | 'token-lives-1ms' | 'token-crlf' | 'token-euro'
-  | 'token-echo' | 'object-heavy'
+  | 'token-echo' | 'object-heavy' | 'object-pages-2mib' | 'gzip-object-bomb'
   /** Not in the catalogue (its token is text every report holds): the token is the target's host, 127.0.0.1. */
   | 'token-is-host';
 
@@ -46,6 +47,8 @@ export const CATALOGUE: readonly HostileEntry[] = [
   { kind: 'token-euro', description: 'an access_token with a character above U+00FF (tok-€…), which no header can carry', expect: 'verdicts' },
   { kind: 'token-echo', description: 'the token endpoint refuses all but the run\'s own request and echoes it PHP-style (\\/, \\u00dc), percent- and form-encoded', expect: 'verdicts' },
   { kind: 'object-heavy', description: 'writes echoed; every GET a list page of 20,000 empty objects (60 KB, 1.3 MB parsed) whose next_link points to a new page', expect: 'verdicts' },
+  { kind: 'object-pages-2mib', description: 'writes echoed; every GET a 2 MiB list page of 700,000 empty objects (about 60 MB parsed) whose next_link points to a new page', expect: 'verdicts' },
+  { kind: 'gzip-object-bomb', description: 'every answer but the token 20 KB of gzip that decode to 20 MiB of empty objects (hundreds of MB parsed)', expect: 'verdicts' },
 ];
 
 export interface HostileServer {
@@ -115,6 +118,18 @@ function deepJson(depth: number): Buffer {
   return Buffer.from(`{"message":"deep","data":${'['.repeat(depth)}${']'.repeat(depth)},"meta":{"next_link":null}}`);
 }
 
+/** The bodies a kind answers with that are made once, up front. */
+function bodiesOf(kind: HostileKind): { objectPage?: (next: string) => Buffer; objectBomb?: Buffer; huge?: Buffer; deep?: Buffer } {
+  switch (kind) {
+    case 'object-heavy': return { objectPage: (next) => listPage(20_000, '{}', next) };
+    case 'object-pages-2mib': return { objectPage: (next) => listPage(700_000, '{}', next) };
+    case 'gzip-object-bomb': return { objectBomb: gzipSync(listPage(7_000_000, '{}', null), { level: 9 }) };
+    case 'huge-json': return { huge: bigPage(10 * 1024 * 1024, null) };
+    case 'deep-json': return { deep: deepJson(100_000) };
+    default: return {};
+  }
+}
+
 export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -126,9 +141,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const expiresIn = kind === 'token-lives-0s' ? 0 : kind === 'token-lives-1ms' ? 0.001 : 3600;
   // Tokens that die at once are new ones each time (the `token` they all start with), each a secret to mask.
   const shortLived = kind === 'token-lives-0s' || kind === 'token-lives-1ms';
-  const objectPage = kind === 'object-heavy' ? (next: string): Buffer => listPage(20_000, '{}', next) : undefined;
-  const huge = kind === 'huge-json' ? bigPage(10 * 1024 * 1024, null) : undefined;
-  const deep = kind === 'deep-json' ? deepJson(100_000) : undefined;
+  const { objectPage, objectBomb, huge, deep } = bodiesOf(kind);
   let origin = '';
 
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void => {
@@ -217,7 +230,9 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
         const path = (req.url ?? '/').split('?')[0] ?? '/';
         return send(res, 200, { 'content-type': 'application/json' }, stringsPage(4_000, page, `${origin}${path}?page=${page + 1}`));
       }
-      case 'object-heavy': {
+      case 'gzip-object-bomb': return send(res, 200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, objectBomb as Buffer);
+      case 'object-heavy':
+      case 'object-pages-2mib': {
         const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
         const path = (req.url ?? '/').split('?')[0] ?? '/';
         return send(res, 200, { 'content-type': 'application/json' }, (objectPage as (next: string) => Buffer)(`${origin}${path}?page=${page + 1}`));
@@ -279,7 +294,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const server = createServer((req, res) => {
     stats.requests += 1;
     const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
-    const echoesWrites = kind === 'endless-pages' || kind === 'object-heavy' || kind === 'token-lives-1ms' || kind === 'token-lives-0s';
+    const echoesWrites = kind === 'endless-pages' || kind === 'object-heavy' || kind === 'object-pages-2mib' || kind === 'token-lives-1ms' || kind === 'token-lives-0s';
     if (echoesWrites && !isToken && req.method !== 'GET') return echo(req, res);
     if (kind === 'token-echo' && isToken) return echoToken(req, res);
     // The body is drained and ignored, so a request is never left half-read.
