@@ -6,8 +6,6 @@ import type { InterpretationProfile, MergedFrom, NotRun, RunReport } from '../co
 import { summarise } from '../core/verdict.js';
 import { latencyOf } from '../engine/latency.js';
 import { mergeTransport } from './transport.js';
-import { planCases, type CaseFilters } from '../engine/plan.js';
-import { loadSuites } from '../engine/suite.js';
 
 export type { MergedFrom } from '../core/report.js';
 
@@ -63,13 +61,11 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   }]);
   const missingShards = missing(from);
   const residue = reports.flatMap((r) => r.report.residue);
-  // What each run knew it left out (other shards, filters) stays unjudged unless another run judged it; the
-  // cases of a missing shard are found by planning it.
-  const notRun: NotRun[] = [
-    ...(missingShards.length ? casesOfShards(missingShards, filters) : []),
-    ...reports.flatMap(({ report }) => report.summary.toComplete
-      .flatMap((t) => t.cases.map((id) => ({ id, unlock: { unlock: t.unlock, how: t.how } })))),
-  ];
+  // What each run knew it left out (other shards, filters) stays unjudged unless another run judged it. A missing
+  // shard's cases are those each shard's report lists under that shard's unlock: read from the reports, never planned
+  // again here, so no pattern a report file holds (filters.grep) is ever run.
+  const notRun: NotRun[] = reports.flatMap(({ report }) => report.summary.toComplete
+    .flatMap((t) => t.cases.map((id) => ({ id, unlock: missingShardUnlock(t, missingShards) }))));
 
   return {
     ...base,
@@ -134,14 +130,12 @@ function missing(from: MergedFrom[]): string[] {
   return Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((s) => !have.has(s));
 }
 
-/** The MUST cases of the given shards of the run's filters, unlocked by running that shard. */
-function casesOfShards(shards: string[], filters: Record<string, unknown>): NotRun[] {
-  const all = loadSuites();
-  return shards.flatMap((label) => {
-    const [index, count] = label.split('/').map(Number) as [number, number];
-    return planCases(all, { ...(filters as CaseFilters), shard: { index, count } }).cases.filter((c) => c.level === 'MUST')
-      .map((c) => ({ id: c.id, unlock: { unlock: `--shard ${label}`, how: `shard ${label} is missing: run it and merge its report.json too` } }));
-  });
+/** A shard's unlock ("--shard 2/3") says the shard is missing from the merge when it is; any other stays as it was. */
+function missingShardUnlock(t: { unlock: string; how: string }, missingShards: string[]): { unlock: string; how: string } {
+  const label = /^--shard (\d+\/\d+)$/.exec(t.unlock)?.[1];
+  return label !== undefined && missingShards.includes(label)
+    ? { unlock: t.unlock, how: `shard ${label} is missing: run it and merge its report.json too` }
+    : { unlock: t.unlock, how: t.how };
 }
 
 function shardOf(report: RunReport): string | undefined {

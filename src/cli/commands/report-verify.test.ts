@@ -10,10 +10,10 @@ import { tarPack, tarUnpack } from '../../reporters/tar.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
-function rdx(args: string[], env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
+function rdx(args: string[], env: Record<string, string> = {}): { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
   const r = spawnSync(process.execPath, [cli, ...args], { cwd: packageRoot, encoding: 'utf8', timeout: 60_000, env: { ...clean, ...env } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 const noStack = (text: string): void => {
@@ -52,6 +52,27 @@ describe('rdx report and rdx verify', function () {
     const v = rdx(['verify', join(out, 'bundle.tar.gz'), '--manifest-sha256', manifestHash ?? '']);
     expect(v.code, v.stderr).to.equal(0);
     expect(v.stdout).to.match(/^verified: 4 file\(s\) match manifest\.json/m);
+  });
+
+  it('a merge with a shard missing names its cases from the reports, and runs no pattern a report holds', () => {
+    // A crafted filters.grep that backtracks for ever on any case's "id title": a merge that planned the missing
+    // shard again ran it at 100 % CPU (issue 36). The missing shard's cases come from the shard's own report.
+    // Shard 1/2 twice (a rerun of it), so shard 2/2 is missing from the merge.
+    const crafted = [1, 2].map((n) => {
+      const report = JSON.parse(readFileSync(shard(1), 'utf8')) as { run: { id: string; options: { filters: Record<string, unknown> } } };
+      report.run.options.filters['grep'] = '^(.|.)*\u0000$';
+      report.run.id = `${report.run.id}-${n}`;
+      const path = join(dir, `crafted-shard-1-${n}.json`);
+      writeFileSync(path, JSON.stringify(report));
+      return path;
+    });
+    const r = rdx(['report', ...crafted, '--out', join(dir, 'crafted-merge')]);
+    expect(r.signal, 'killed by the 60 s guard').to.equal(null);
+    expect(r.code, r.stderr).to.equal(4);
+    const merged = JSON.parse(readFileSync(join(dir, 'crafted-merge', 'report.json'), 'utf8')) as { summary: { toComplete: { unlock: string; how: string; cases: string[] }[] } };
+    const missing = merged.summary.toComplete.find((t) => t.unlock === '--shard 2/2');
+    expect(missing?.how).to.equal('shard 2/2 is missing: run it and merge its report.json too');
+    expect(missing?.cases).to.not.be.empty;
   });
 
   it('writes only what is asked, beside a single report by default', () => {
