@@ -12,6 +12,8 @@ import { TABLES, type Store, type StoreData } from './store.js';
 import { MAX_SEQUENCE } from './table.js';
 
 export const SNAPSHOT_FORMAT = 'rdx-simulator-snapshot';
+/** A snapshot may be far larger than an API request body: 1M records take about 400 MB. Past it, none is read. */
+export const SNAPSHOT_MAX_BYTES = 1024 ** 3;
 export const SNAPSHOT_VERSION = 1;
 
 export interface SnapshotMeta {

@@ -3,7 +3,7 @@
 // a whole snapshot every time, holding every write acknowledged before it was taken.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, truncateSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,19 @@ describe('simulator: --state, snapshots and the seed cache', function () {
       expect((error as Error).message, name).to.include(file).and.match(expected);
       expect(readFileSync(file, 'utf8'), `${name}: the file is left as it was`).to.equal(text);
     }
+  });
+
+  it('refuses a state file larger than a snapshot can be by its size, before reading it (issue 36)', async () => {
+    // 3 GB, sparse: no disk space, but reading it whole would take 3 GB of memory first.
+    const file = join(dir, 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, 3 * 1024 ** 3);
+    let error: unknown;
+    await startSimulator({ port: 0, stateFile: file }).then((sim) => sim.close(), (e: unknown) => {
+      error = e;
+    });
+    expect(error).to.be.instanceOf(UsageError);
+    expect((error as Error).message).to.include(file).and.include('3221225472 bytes is more than a snapshot can be');
   });
 
   it('exports and imports a snapshot over the admin surface, all or nothing', async () => {

@@ -3,10 +3,10 @@
 // finds the last complete snapshot and never a torn one. A save takes the store as it is at one instant (record
 // references, not text) and then serialises and writes it in pieces between awaited writes: at 200k records the
 // whole text took some 570 ms of blocked event loop when written in one go (bench: `npm run bench -- state`).
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../src/errors.js';
-import { parseSnapshot, snapshotPieces, SnapshotError, writeFileAtomicAsync, writeTarget, type Snapshot, type SnapshotSource } from './snapshot.js';
+import { SNAPSHOT_MAX_BYTES, parseSnapshot, snapshotPieces, SnapshotError, writeFileAtomicAsync, writeTarget, type Snapshot, type SnapshotSource } from './snapshot.js';
 
 /** How long after a change the file is written; changes meanwhile go into the same write. */
 export const SAVE_DELAY_MS = 200;
@@ -24,8 +24,14 @@ export function readState(path: string): Snapshot | undefined {
   if (!existsSync(target)) return undefined;
   let text: string;
   try {
+    // By size before reading: a file of gigabytes is refused at once, not read whole first.
+    const size = statSync(target).size;
+    if (size > SNAPSHOT_MAX_BYTES) {
+      throw new UsageError(`--state ${path}: refused, ${size} bytes is more than a snapshot can be (${SNAPSHOT_MAX_BYTES} bytes); move it away or name another file`);
+    }
     text = readFileSync(target, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`--state ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   try {

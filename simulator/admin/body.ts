@@ -2,11 +2,10 @@
 // which each router answers with its status and the error envelope.
 import type { IncomingMessage } from 'node:http';
 import { readBody, utf8 } from '../server.js';
+import { SNAPSHOT_MAX_BYTES } from '../snapshot.js';
 
 /** An export is a download, under this name. */
 export const SNAPSHOT_DISPOSITION = 'attachment; filename="rdx-simulator-snapshot.json"';
-/** A snapshot may be far larger than an API request body: 1M records take about 400 MB. */
-export const SNAPSHOT_MAX_BYTES = 1024 ** 3;
 
 export type RefusalOutcome = 'validation' | 'malformedJson' | 'payloadTooLarge';
 
