@@ -60,6 +60,13 @@ module.exports = {
       from: { path: '^(src|simulator|scripts)/', pathNot: tests },
       to: { circular: true },
     },
+    {
+      name: 'no-test-imports',
+      comment: 'A test file is run by importing it: a module that imports one runs its tests too. Shared fixtures live in test/support/ (or a non-test module beside the tests).',
+      severity: 'error',
+      from: {},
+      to: { path: '[.]test[.](ts|js)$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

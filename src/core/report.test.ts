@@ -5,35 +5,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { CaseResult } from './results.js';
 import { jsonScan } from './json-scan.js';
-import { MAX_REPORT_PARSED_BYTES, MAX_SHARDS, parseReport, readReportFile, reportProblem, type RunReport } from './report.js';
-import { summarise } from './verdict.js';
+import { minimalCase, minimalReport } from '../../test/support/reports.js';
+import { MAX_REPORT_PARSED_BYTES, MAX_SHARDS, parseReport, readReportFile, reportProblem } from './report.js';
 
-/** A small report of this format that every reader accepts; tests break one field of it at a time. */
-export function minimalReport(cases: CaseResult[] = []): RunReport {
-  return {
-    format: 'rdx-report/1',
-    harness: { name: 'rdx-conformance', version: '0.1.0' },
-    spec: { hash: 'a'.repeat(64), clauses: 1, interpretations: 1 },
-    run: {
-      id: 'run-1', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', durationMs: 60_000, seed: 1, runTag: 'rdxt',
-      target: { baseUrl: 'http://127.0.0.1:1', embedded: false }, options: {},
-    },
-    summary: summarise(cases),
-    cases,
-    latency: {},
-    implementationProfile: [],
-    residue: [],
-  };
-}
-
-export function minimalCase(over: Partial<CaseResult> = {}): CaseResult {
-  return {
-    id: 'a.case', title: 'a case', level: 'MUST', clauses: ['X.Y'], endpoints: [1], tags: [], tier: 'read-only', file: 'suites/a.yaml:1',
-    verdict: 'pass', assertions: [], observations: [], exchanges: [], durationMs: 1, ...over,
-  };
-}
 
 const write = (text: string): string => {
   const file = join(mkdtempSync(join(tmpdir(), 'rdx-core-report-')), 'report.json');

@@ -1,7 +1,7 @@
 // summarise() counts by strings a report file may have crafted: it must never write into Object.prototype.
 import { expect } from 'chai';
 import type { Level } from '../spec/index.js';
-import { minimalCase } from './report.test.js';
+import { minimalCase } from '../../test/support/reports.js';
 import { summarise } from './verdict.js';
 
 describe('summarise (src/core/verdict.ts) on crafted cases', () => {

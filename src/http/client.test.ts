@@ -69,7 +69,7 @@ describe('HttpClient against misbehaving targets', () => {
 
   it('classifies a connection reset', async () => {
     const ex = await client().send('reset', { method: 'GET', url: `${target.url}/reset` });
-    expect(ex.transportError?.kind).to.be.oneOf(['connection-reset', 'other']);
+    expect(ex.transportError?.kind).to.equal('connection-reset');
     expect(ex.response).to.equal(undefined);
   });
 
@@ -92,7 +92,7 @@ describe('HttpClient against misbehaving targets', () => {
 
   it('reports a wrong Content-Length as a transport problem', async () => {
     const ex = await client().send('bad-length', { method: 'GET', url: `${target.url}/bad-length` });
-    expect(ex.transportError?.kind).to.be.oneOf(['protocol', 'connection-reset', 'other']);
+    expect(ex.transportError?.kind, ex.transportError?.message).to.equal('connection-reset');
   });
 
   it('classifies a refused connection', async () => {

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { packageRoot } from '../spec/index.js';
 import { writeReports } from './files.js';
-import { ruleBreakingReport } from './rule-breaker.test.js';
-import { minimalCase, minimalReport } from '../core/report.test.js';
+import { ruleBreakingReport } from '../../test/support/rule-breaker.js';
+import { minimalCase, minimalReport } from '../../test/support/reports.js';
 import { summarise } from '../core/verdict.js';
 
 interface Step { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, unknown> }

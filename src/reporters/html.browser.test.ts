@@ -13,7 +13,7 @@ import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
 import { embeddedSimulator } from '../cli/compose.js';
 import { writeReports } from './files.js';
-import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
+import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from '../../test/support/rule-breaker.js';
 
 
 describe('report.html in headless Chromium', function () {

@@ -6,7 +6,7 @@ import type { CaseResult } from '../core/results.js';
 import { summarise } from '../core/verdict.js';
 import { htmlReport } from './html.js';
 import type { PageData } from './page-data.js';
-import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from './rule-breaker.test.js';
+import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from '../../test/support/rule-breaker.js';
 
 const copy = (r: RunReport): RunReport => structuredClone(r);
 /** The data the page embeds (exchanges, assertions, residue), unpacked as the page's script does. */

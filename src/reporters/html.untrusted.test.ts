@@ -3,7 +3,7 @@
 // page to it even for a report that gets past the reader.
 import { expect } from 'chai';
 import type { RunReport } from '../core/report.js';
-import { minimalCase, minimalReport } from '../core/report.test.js';
+import { minimalCase, minimalReport } from '../../test/support/reports.js';
 import { htmlReport } from './html.js';
 
 describe('report.html from a crafted report file', () => {

@@ -2,7 +2,11 @@
 // persona. A legal variant that gets a MUST failure is a false accusation; a fault that no assertion of the clause it
 // breaks catches is a miss. The share of faults caught is the suite's mutation score.
 //
-//   node dist/src/selfcheck/index.js [--only NAME,NAME]    prints the table; exit 1 when anything is wrong
+//   node dist/src/selfcheck/index.js [--only NAME,NAME] [--workers N] [--every-concurrency]
+//                                       prints the table; exit 1 when anything is wrong. Each persona runs once at the
+//                                       default concurrency, and again at 1 when its answers may depend on the
+//                                       schedule (schedule.ts; --every-concurrency: all of them); --workers N runs N
+//                                       side by side in processes of their own (default: pool.ts selfCheckWorkers)
 //   node dist/src/selfcheck/index.js --personas-markdown   prints docs/personas.md's list of personas
 import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
@@ -13,6 +17,8 @@ import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
 import { isThrottledAnswer } from '../engine/request.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
 import { embeddedSimulator } from '../cli/compose.js';
+import { scheduleDependence } from './schedule.js';
+import { createRunPool, selfCheckWorkers } from './pool.js';
 
 export interface FailedAssertion {
   caseId: string;
@@ -167,11 +173,12 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
 }
 
 /**
- * The persona run at the default concurrency and again at --concurrency 1: the verdicts and failing clauses of every
- * case must be the same (serialDifferences lists where they are not).
+ * The persona run at the default concurrency and, when `both`, again at --concurrency 1: then the verdicts and
+ * failing clauses of every case must be the same (serialDifferences lists where they are not).
  */
-export async function runPersonaBoth(persona: Persona | undefined, declare = false): Promise<PersonaRun> {
+export async function runPersonaBoth(persona: Persona | undefined, declare = false, both = true): Promise<PersonaRun> {
   const concurrent = await runPersona(persona, declare);
+  if (!both) return concurrent;
   const serial = await runPersona(persona, declare, 1);
   const one = 'at --concurrency 1';
   const many = `at ${DEFAULT_CONCURRENCY}`;
@@ -182,17 +189,29 @@ export async function runPersonaBoth(persona: Persona | undefined, declare = fal
       ...(serial.summary.verdict === concurrent.summary.verdict ? [] : [`the run's verdict: ${serial.summary.verdict} ${one}, ${concurrent.summary.verdict} ${many}`]),
       ...(serial.catching.length > 0 ? [] : [`not caught ${one}`]),
     ];
-  return { ...concurrent, serialDifferences: differences };
+  return { ...concurrent, serialDifferences: differences, durationMs: concurrent.durationMs + serial.durationMs };
 }
 
-/** The runs the self-check makes: clean, each variant (and again with its declarations), each fault. */
-export function plannedRuns(personas: Persona[] = allPersonas()): { persona: Persona | undefined; declare: boolean }[] {
+export interface PlannedRun {
+  persona: Persona | undefined;
+  declare: boolean;
+  /** Why it also runs at --concurrency 1 (src/selfcheck/schedule.ts), or undefined: one run says all. */
+  both: string | undefined;
+}
+
+/**
+ * The runs the self-check makes: clean, each variant (and again with its declarations), each fault; those whose
+ * answers may depend on the schedule at both concurrencies (`everyConcurrency`: every run at both).
+ */
+export function plannedRuns(personas: Persona[] = allPersonas(), everyConcurrency = false): PlannedRun[] {
   const variants = personas.filter((p) => p.kind === 'variant');
+  const plan = (persona: Persona | undefined, declare: boolean): PlannedRun =>
+    ({ persona, declare, both: everyConcurrency ? 'asked for (--every-concurrency)' : scheduleDependence(persona) });
   return [
-    { persona: undefined, declare: false },
-    ...variants.map((persona) => ({ persona, declare: false })),
-    ...variants.filter((p) => p.declared).map((persona) => ({ persona, declare: true })),
-    ...personas.filter((p) => p.kind === 'fault').map((persona) => ({ persona, declare: false })),
+    plan(undefined, false),
+    ...variants.map((persona) => plan(persona, false)),
+    ...variants.filter((p) => p.declared).map((persona) => plan(persona, true)),
+    ...personas.filter((p) => p.kind === 'fault').map((persona) => plan(persona, false)),
   ];
 }
 
@@ -203,15 +222,30 @@ export function score(runs: PersonaRun[]): SelfCheckResult['faults'] {
   return { total: faults.length, caught, score: faults.length === 0 ? 1 : caught / faults.length, knownMisses };
 }
 
-export async function selfCheck(personas: Persona[] = allPersonas(), onRun?: (run: PersonaRun) => void): Promise<SelfCheckResult> {
-  const runs: PersonaRun[] = [];
-  // One after another: every run is CPU-bound in this process, so running them side by side gains nothing.
-  for (const { persona, declare } of plannedRuns(personas)) {
-    const run = await runPersonaBoth(persona, declare);
-    runs.push(run);
-    onRun?.(run);
+export interface SelfCheckOptions {
+  /** Called as each run ends, in the order planned. */
+  onRun?: (run: PersonaRun) => void;
+  /** Every run at both concurrencies, not only those whose answers may depend on the schedule. */
+  everyConcurrency?: boolean;
+  /** Runs side by side, each in a process of its own (default: selfCheckWorkers()); 1 runs them in this process. */
+  workers?: number;
+}
+
+export async function selfCheck(personas: Persona[] = allPersonas(), options: SelfCheckOptions = {}): Promise<SelfCheckResult> {
+  const pool = createRunPool<PersonaRun>(options.workers ?? selfCheckWorkers(), runPersonaBoth);
+  try {
+    // Every run is started at once (the pool runs as many side by side as it has workers) and reported in order.
+    const pending = plannedRuns(personas, options.everyConcurrency).map(({ persona, declare, both }) => pool.run(persona, declare, both !== undefined));
+    const runs: PersonaRun[] = [];
+    for (const next of pending) {
+      const run = await next;
+      runs.push(run);
+      options.onRun?.(run);
+    }
+    return { runs, faults: score(runs) };
+  } finally {
+    await pool.close();
   }
-  return { runs, faults: score(runs) };
 }
 
 /** What is wrong with a run, one line each; nothing when the run is as it should be. */
@@ -323,8 +357,11 @@ async function main(argv: string[]): Promise<number> {
   const at = argv.indexOf('--only');
   const only = at >= 0 ? new Set((argv[at + 1] ?? '').split(',').filter(Boolean)) : undefined;
   const personas = allPersonas().filter((p) => !only || only.has(p.name));
-  const result = await selfCheck(personas, (run) => {
-    process.stderr.write(`  ${run.name}${run.declared ? ' (declared)' : ''}: ${run.durationMs} ms\n`);
+  const workers = argv.indexOf('--workers');
+  const result = await selfCheck(personas, {
+    everyConcurrency: argv.includes('--every-concurrency'),
+    ...(workers >= 0 ? { workers: Number(argv[workers + 1]) } : {}),
+    onRun: (run) => process.stderr.write(`  ${run.name}${run.declared ? ' (declared)' : ''}: ${run.durationMs} ms${run.serialDifferences ? ' (both concurrencies)' : ''}\n`),
   });
   process.stdout.write(formatTable(result));
   const found = problems(result);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { clause, packageRoot } from '../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../simulator/personas/index.js';
 import type { CaseResult } from '../core/results.js';
+import { createRunPool, selfCheckWorkers, type RunPool } from './pool.js';
 import {
   KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, personasMarkdown, plannedRuns, problemsOf, runPersonaBoth, score, type PersonaRun,
 } from './index.js';
@@ -65,26 +66,63 @@ describe('self-check rules', () => {
   });
 });
 
+describe('self-check runs side by side (pool.ts)', () => {
+  it('takes its number of workers from RDX_SELFCHECK_WORKERS, else one a core up to 2', () => {
+    expect(selfCheckWorkers({ RDX_SELFCHECK_WORKERS: '3' }, 2)).to.equal(3);
+    expect(selfCheckWorkers({ RDX_SELFCHECK_WORKERS: 'x' }, 1)).to.equal(1);
+    expect(selfCheckWorkers({}, 8)).to.equal(2);
+  });
+
+  it('hands a worker\'s failure back to the run that asked, and the workers end when closed', async function () {
+    this.timeout(30_000);
+    const pool = createRunPool<PersonaRun>(2, () => Promise.reject(new Error('not in this process')));
+    const asked = await pool.run({ name: 'no-such-persona' } as Persona, false, false).then(() => 'ran', (e: Error) => e.message);
+    await pool.close();
+    expect(asked).to.equal('no persona named no-such-persona');
+  });
+
+  it('plans a second run at --concurrency 1 for what schedule.ts names, and for all with --every-concurrency', () => {
+    const both = plannedRuns().filter((p) => p.both !== undefined).map((p) => p.persona?.name ?? 'clean');
+    expect(both).to.include.members(['clean', 'get-returns-latest', 'rate-limited', 'duplicate-across-pages']);
+    expect(both).to.not.include('missing-message');
+    expect(plannedRuns(undefined, true).every((p) => p.both !== undefined)).to.equal(true);
+  });
+});
+
 describe('self-check: the harness judged against its own simulator', function () {
-  // One full run takes about half a second; the fault with 2-second tokens waits for one to expire.
-  // Each test makes two runs (the default concurrency and 1); the rate-limited personas take 40 s of them under c8.
+  // One full run takes about a second; the fault with 2-second tokens waits for one to expire. A run at both
+  // concurrencies is two runs; the rate-limited personas take 40 s of them under c8.
   this.timeout(180_000);
+  const plan = plannedRuns();
+  const workers = selfCheckWorkers();
+  // Made by the first run asked for: a --grep that leaves these tests out starts no worker.
+  let pool: RunPool<PersonaRun> | undefined;
   // Each planned run once, whichever test asks first: the per-persona tests and the score share them, and the score
-  // runs what no earlier test ran (under --grep it runs them all itself).
-  const started = new Map<string, Promise<PersonaRun>>();
-  const runOf = (persona: Persona | undefined, declare: boolean): Promise<PersonaRun> => {
-    const key = `${persona?.name ?? 'clean'}${declare ? ' declared' : ''}`;
-    let run = started.get(key);
-    if (!run) started.set(key, (run = runPersonaBoth(persona, declare)));
+  // runs what no earlier test ran (under --grep it runs them all itself). Asking for one starts the next few too, so
+  // that every worker has a run while the tests take theirs in order.
+  const started = new Map<number, Promise<PersonaRun>>();
+  const start = (index: number): Promise<PersonaRun> | undefined => {
+    const planned = plan[index];
+    if (!planned) return undefined;
+    let run = started.get(index);
+    pool ??= createRunPool<PersonaRun>(workers, runPersonaBoth);
+    if (!run) started.set(index, (run = pool.run(planned.persona, planned.declare, planned.both !== undefined)));
     return run;
+  };
+  const runOf = (index: number): Promise<PersonaRun> => {
+    for (let next = index + 1; next < index + workers; next++) start(next);
+    return start(index) as Promise<PersonaRun>;
   };
   const settled: PersonaRun[] = [];
 
-  after(() => {
+  after(async () => {
+    // Runs started ahead of a test that --grep left out still end before the workers are let go.
+    await Promise.allSettled(started.values());
+    await pool?.close();
     if (settled.length > 0) process.stdout.write(`\n${formatTable({ runs: settled, faults: score(settled) })}\n`);
   });
 
-  for (const { persona, declare } of plannedRuns()) {
+  plan.forEach(({ persona, declare, both }, index) => {
     const title = !persona
       ? 'finds the clean simulator conformant, without a single SHOULD warning'
       : persona.kind === 'variant'
@@ -92,22 +130,22 @@ describe('self-check: the harness judged against its own simulator', function ()
         : persona.name in KNOWN_MISSES
           ? `still misses fault ${persona.name} (a known miss, awaiting a suite change)`
           : `catches fault ${persona.name}: ${(persona.breaks ?? []).map((id) => `${clause(id).level} ${id}`).join(', ')}`;
-    it(title, async () => {
-      const run = await runOf(persona, declare);
+    it(`${title}${both !== undefined ? ', the same at --concurrency 1' : ''}`, async () => {
+      const run = await runOf(index);
       settled.push(run);
+      expect(run.serialDifferences !== undefined, 'run at both concurrencies exactly when schedule.ts says it may matter').to.equal(both !== undefined);
       const problems = problemsOf(run);
       expect(problems, `\n${problems.join('\n')}\n`).to.deep.equal([]);
     });
-  }
+  });
 
   it('catches 100% of the fault personas but the known misses, which await the suite changes listed with them', async function () {
     this.timeout(600_000);
-    const planned = plannedRuns().filter((p) => p.persona?.kind === 'fault');
+    const planned = plan.flatMap((p, index) => (p.persona?.kind === 'fault' ? [{ ...p, index }] : []));
     const faultNames = allPersonas().filter((p) => p.kind === 'fault').map((p) => p.name);
     expect(planned.map((p) => p.persona?.name), 'every fault persona is planned').to.deep.equal(faultNames).and.not.be.empty;
-    const runs: PersonaRun[] = [];
-    // One after another, as selfCheck does: the runs are CPU-bound in this process.
-    for (const { persona, declare } of planned) runs.push(await runOf(persona, declare));
+    // All asked for at once: the pool runs them side by side, as many as it has workers.
+    const runs = await Promise.all(planned.map((p) => runOf(p.index)));
     // Under --grep the per-persona tests did not run: the table shows these runs instead.
     for (const run of runs) if (!settled.includes(run)) settled.push(run);
     const { caught, total, knownMisses } = score(runs);

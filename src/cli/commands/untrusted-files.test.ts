@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { minimalCase, minimalReport } from '../../core/report.test.js';
+import { minimalCase, minimalReport } from '../../../test/support/reports.js';
 import type { RunReport } from '../../core/report.js';
 import { summarise } from '../../core/verdict.js';
 import { bundleEntries, MAX_BUNDLE_ENTRIES, packBundle, sha256Hex } from '../../reporters/bundle.js';
-import { parseXml } from '../../reporters/junit.test.js';
+import { parseXml } from '../../../test/support/xml.js';
 import { tarPack } from '../../reporters/tar.js';
 import { packageRoot } from '../../spec/index.js';
 
