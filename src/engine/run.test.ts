@@ -90,14 +90,14 @@ describe('runConformance against rule-breaking targets', function () {
     }
   });
 
-  it('stops with exit code 3 when no token can be had, without printing the secret', async () => {
+  it('stops with exit code 3 when the credentials are refused, without printing the secret', async () => {
     const t = await target((_req, _b, res) => json(res, 200, {}));
     try {
       const profile = { ...profileFor(t.url), clientSecret: 'wrong-secret-456' };
       let caught: unknown;
       await runConformance({ profile, reporter: 'none' }).catch((e: unknown) => (caught = e));
       expect(caught).to.be.instanceOf(UnreachableError);
-      expect((caught as Error).message).to.match(/no token/).and.not.include('wrong-secret-456');
+      expect((caught as Error).message).to.match(/refused the credentials/).and.not.include('wrong-secret-456');
     } finally {
       await t.close();
     }
