@@ -88,6 +88,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // Until the run's own try/finally below, a throw must still close the simulator this run started: a leaked
   // listening server keeps the caller's process (a CLI, a test runner) alive.
   const abandon = async (error: unknown): Promise<never> => {
+    halt.dispose();
     if (closeSimulator) await closeSimulator();
     throw error;
   };
@@ -181,7 +182,9 @@ function haltSwitch(options: RunOptions): { signal: AbortSignal; deadlineMs: num
     halt.abort(reason);
   };
   const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-  const deadline = setTimeout(() => stop('deadline'), deadlineMs);
+  // A watchdog, not a wait: the run awaits its cases, never this timer, so it must not keep a process alive on its own
+  // (a run that threw before its end, in a test runner or an API caller, would otherwise hold it for the hour).
+  const deadline = setTimeout(() => stop('deadline'), deadlineMs).unref();
   const onInterrupt = (): void => stop('interrupted');
   if (options.interrupt?.aborted) onInterrupt();
   options.interrupt?.addEventListener('abort', onInterrupt);

@@ -126,6 +126,21 @@ describe('the exit path: a run ends with its verdict, never by accident', functi
     expect(ended.code).to.equal(2);
   });
 
+  it('a run that throws before its end leaves nothing that holds its caller\'s process (the deadline is a watchdog)', async () => {
+    // An API caller whose run is refused (no case matches): the process must end by itself, not an hour later.
+    const probe = join(work, 'refused-run.mjs');
+    const dist = pathToFileURL(fileURLToPath(new URL('../../src/index.js', import.meta.url))).href;
+    writeFileSync(probe, [
+      `import { runConformance } from ${JSON.stringify(dist)};`,
+      `const profile = { baseUrl: ${JSON.stringify(sim.baseUrl)}, clientId: 'exit-path', clientSecret: ${JSON.stringify(SECRET)} };`,
+      'await runConformance({ profile, reporter: "none", filters: { grep: "^no such case$" } }).then(() => process.exit(9), (e) => console.log(`refused: ${e.message}`));',
+    ].join('\n'));
+    const ended = await rdxProcess([], { script: probe, hangGuardMs: 60_000 });
+    expect(ended.signal, 'held until the hang guard').to.equal(null);
+    expect(ended.stdout).to.include('refused: no case matches the filters');
+    expect(ended.code).to.equal(0);
+  });
+
   it('an unhandled rejection off the command\'s path exits 70, never 0', async () => {
     const probe = join(work, 'rejects.mjs');
     const dist = pathToFileURL(fileURLToPath(new URL('../../src/cli/exit.js', import.meta.url))).href;
