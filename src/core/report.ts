@@ -174,6 +174,11 @@ export const MAX_REPORT_BYTES = 128 * 2 ** 20;
 export const MAX_REPORT_PARSED_BYTES = 256 * 2 ** 20;
 /** Bodies are kept at most 1,000 levels deep (MAX_JSON_DEPTH of the HTTP client), a few levels into the report. */
 export const MAX_REPORT_DEPTH = 1_100;
+/**
+ * All the reports one command reads (rdx report merging shards), together, once parsed: six object-heavy reports of
+ * 8.7 MB each ran out of a 1 GiB heap; past this the command refuses before parsing, saying what to do.
+ */
+export const MAX_REPORTS_PARSED_BYTES = 384 * 2 ** 20;
 /** The most shards a run can be cut into (rdx run --shard i/n); a merge plans every missing one. */
 export const MAX_SHARDS = 1_000;
 /** How many problems one refusal lists. */
@@ -387,12 +392,18 @@ export function reportProblem(doc: unknown): string | undefined {
  * A report from its text (or bytes), checked before anything reads it: size, nesting depth and parsed weight
  * within bounds, then JSON, then REPORT_SCHEMA. `where` names the file (or the bundle entry) in every error.
  */
-export function parseReport(data: string | Buffer, where: string): RunReport {
+export function parseReport(data: string | Buffer, where: string, budget?: ReadBudget): RunReport {
   if (data.length > MAX_REPORT_BYTES) throw new UsageError(`${where}: ${data.length} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`);
   const text = typeof data === 'string' ? data : data.toString('utf8');
   const scan = jsonScan(text);
   if (scan.depth > MAX_REPORT_DEPTH) throw new UsageError(`${where}: nests deeper than ${MAX_REPORT_DEPTH} levels, which no report does; not read`);
   if (scan.weight > MAX_REPORT_PARSED_BYTES) throw new UsageError(`${where}: would take about ${Math.round(scan.weight / 2 ** 20)} MiB once parsed, more than a report can (${MAX_REPORT_PARSED_BYTES / 2 ** 20} MiB); not read`);
+  if (budget) {
+    budget.used += scan.weight;
+    if (budget.used > MAX_REPORTS_PARSED_BYTES) {
+      throw new UsageError(`${where}: the reports read so far with it would take about ${Math.round(budget.used / 2 ** 20)} MiB once parsed, more than one command reads (${MAX_REPORTS_PARSED_BYTES / 2 ** 20} MiB); merge fewer at a time (a merged report.json can be merged again)`);
+    }
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -405,7 +416,7 @@ export function parseReport(data: string | Buffer, where: string): RunReport {
 }
 
 /** Reads and checks a report.json (parseReport); a problem names the file and the field, never a stack trace. */
-export function readReportFile(file: string): RunReport {
+export function readReportFile(file: string, budget?: ReadBudget): RunReport {
   let data: Buffer;
   try {
     // Refused before it is read when it is too large to be a report.
@@ -416,5 +427,10 @@ export function readReportFile(file: string): RunReport {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  return parseReport(data, file);
+  return parseReport(data, file, budget);
+}
+
+/** What the reports one command reads take once parsed, together (MAX_REPORTS_PARSED_BYTES). */
+export interface ReadBudget {
+  used: number;
 }

@@ -29,7 +29,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (files.length === 0) throw new UsageError('rdx report: name at least one report.json');
   if (argv['signKey'] !== undefined && argv['bundle'] !== true) throw new UsageError('--sign-key signs the certification bundle: add --bundle');
   const signWith = argv['bundle'] === true ? signKeyFrom(argv) : undefined;
-  const report = mergeReports(files.map((file) => ({ file, report: readReportFile(file) })));
+  const budget = { used: 0 };
+  const report = mergeReports(files.map((file) => ({ file, report: readReportFile(file, budget) })));
   const out = resolve(typeof argv['out'] === 'string' ? argv['out'] : files.length === 1 ? dirname(files[0] as string) : 'reports/merged');
   const neither = argv['html'] === undefined && argv['junit'] === undefined;
   const outputs: ReportOutputs = {

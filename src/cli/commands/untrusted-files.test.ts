@@ -177,4 +177,20 @@ describe('rdx verify, diff, badge and report on crafted files', function () {
     expect(r.code).to.equal(2);
     expect(r.stderr).to.include(`${big}: 209715200 bytes, more than a report can be (128 MiB); not read`);
   });
+
+  it('refuses, before parsing, a merge whose reports together would take more than one command reads (issue 36)', () => {
+    // Each about 150 MiB once parsed (1.9 million empty objects in an observation; 5.6 MB of text): one is a report,
+    // three together are refused, naming the file that passed the budget and what to do.
+    const heavy = (n: number): string => {
+      const c = minimalCase({ id: `case.heavy-${n}` });
+      const r = minimalReport([c]);
+      const doc = { ...r, summary: summarise([c]), run: { ...r.run, id: `run-heavy-${n}` } };
+      return JSON.stringify(doc).replace('"observations":[]', `"observations":[{"interpretation":"X","caseId":"c","value":[${'{},'.repeat(1_900_000)}{}]}]`);
+    };
+    const files = [1, 2, 3].map((n) => file(`heavy-${n}.json`, heavy(n)));
+    const r = rdx(['report', ...files, '--out', join(dir, 'heavy-merge')]);
+    expect(r.code, r.stderr).to.equal(2);
+    expect(r.stderr).to.match(new RegExp(`${files[2]}: the reports read so far with it would take about \\d+ MiB once parsed, more than one command reads \\(384 MiB\\); merge fewer at a time`));
+    noStack(r.stderr);
+  });
 });
