@@ -88,9 +88,10 @@ describe('docs', function () {
           continue;
         }
         // npx without --no fetches and runs a registry package of that name when no project provides the bin.
-        const rdxArgs = program === 'rdx' ? args : program === 'npx' && args[0] === '--no' && args[1] === 'rdx' ? args.slice(2) : undefined;
+        // npx without -- takes the flags after the bin for itself (npx --no rdx --version prints npm's version).
+        const rdxArgs = program === 'rdx' ? args : program === 'npx' && args[0] === '--no' && args[1] === '--' && args[2] === 'rdx' ? args.slice(3) : undefined;
         if (!rdxArgs) {
-          problems.push(`${command}: ${program ?? ''} is not rdx (or npx --no rdx), npm or export`);
+          problems.push(`${command}: ${program ?? ''} is not rdx (or npx --no -- rdx), npm or export`);
           continue;
         }
         rdxCommands++;
@@ -111,7 +112,7 @@ describe('docs', function () {
     expect(problems).to.deep.equal([]);
     expect(rdxCommands, 'rdx commands checked').to.be.at.least(6);
     // In the prose too: every npx the README shows is the form that cannot reach the registry.
-    for (const m of readme.matchAll(/`npx ([^`]*)`/g)) expect(m[1], `\`npx ${m[1] ?? ''}\``).to.match(/^--no rdx\b/);
+    for (const m of readme.matchAll(/`npx ([^`]*)`/g)) expect(m[1], `\`npx ${m[1] ?? ''}\``).to.match(/^--no -- rdx\b/);
   });
 
   it('every relative link of the README and docs/ points at a file that exists', () => {

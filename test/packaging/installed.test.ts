@@ -95,13 +95,20 @@ describe('the packed package, installed with --omit=dev', function () {
       expect(r.code, r.stderr).to.equal(0);
       expect(r.stdout.trim(), `from ${cwd}`).to.equal(own);
     }
-    // As the README runs it inside a project: `npx --no rdx <command>` takes the project's own bin, never the registry
-    // (offline here, so a registry look-up would fail the test rather than run anything).
-    const npx = await exec(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--no', 'rdx', 'simulate', '--help'], {
+    // As the README runs it inside a project: `npx --no -- rdx <command>` takes the project's own bin, never the
+    // registry (offline here, so a registry look-up would fail the test rather than run anything), and hands rdx every
+    // flag: without `--`, npx answered --version and --help itself, with npm's.
+    const npx = (args: string[]): ReturnType<typeof exec> => exec(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--no', '--', 'rdx', ...args], {
       cwd: installed.project, limitMs: 120_000, env: { npm_config_offline: 'true', npm_config_update_notifier: 'false' },
     });
-    expect(npx.code, npx.stderr).to.equal(0);
-    expect(npx.stdout).to.include('rdx simulate').and.include('--public-url');
+    const help = await npx(['simulate', '--help']);
+    expect(help.code, help.stderr).to.equal(0);
+    expect(help.stdout).to.include('rdx simulate').and.include('--public-url');
+    const version = await npx(['--version']);
+    expect(version.code, version.stderr).to.equal(0);
+    expect(version.stdout.trim()).to.equal(own);
+    const topHelp = await npx(['--help']);
+    expect(topHelp.stdout).to.include('rdx <command>');
   });
 
   it('answers --help for rdx and for every command it lists', async () => {
