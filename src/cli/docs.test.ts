@@ -115,6 +115,32 @@ describe('docs', function () {
     for (const m of readme.matchAll(/`npx ([^`]*)`/g)) expect(m[1], `\`npx ${m[1] ?? ''}\``).to.match(/^--no -- rdx\b/);
   });
 
+  it('every section a text cites by its heading ("docs/verdicts.md (\\"…\\")") has that heading', () => {
+    // rdx init's profile once sent vendors to a heading that did not exist (issue 40 §9).
+    const sources: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(join(packageRoot, dir), { withFileTypes: true })) {
+        const path = posix.join(dir, e.name);
+        if (e.isDirectory()) walk(path);
+        else if (/\.(ts|md|yaml)$/.test(e.name) && !/\.test\.ts$/.test(e.name)) sources.push(path);
+      }
+    };
+    for (const dir of ['src', 'simulator', 'docs', 'suites', 'spec']) walk(dir);
+    sources.push('README.md');
+    const cited = /((?:docs\/[\w-]+|suites\/README|simulator\/README)\.md)(?:,| \()\s*"([^"\n]{3,80})"/g;
+    const headings = (file: string): string[] => read(file).split('\n').filter((l) => /^#+ /.test(l)).map((l) => l.replace(/^#+ /, '').replace(/`/g, ''));
+    const missing: string[] = [];
+    let citations = 0;
+    for (const source of sources) {
+      for (const [, file, heading] of read(source).matchAll(cited)) {
+        citations++;
+        if (!headings(file as string).some((h) => h.includes((heading as string).replace(/`/g, '')))) missing.push(`${source}: ${file} has no heading "${heading}"`);
+      }
+    }
+    expect(missing).to.deep.equal([]);
+    expect(citations, 'citations found').to.be.at.least(3);
+  });
+
   it('every relative link of the README and docs/ points at a file that exists', () => {
     // Files other branches write in parallel: linked already, checked once they are merged.
     const pending = new Set(['docs/api.md', 'docs/image.md', 'docs/verdicts.md', 'docs/checks.md']);

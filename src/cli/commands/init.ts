@@ -64,7 +64,7 @@ export function idSourcesSection(): string {
 # record in the request that created it:
 ${keys.join('\n')}
 # Activities are looked for first in GET /jobboard/activities filtered by those fields; their source is asked only
-# when that does not single the record out. See docs/verdicts.md ("Ids the implementation never shows").
+# when that does not single the record out. See docs/verdicts.md ("Ids that responses never show").
 # idSources:
 #   # file: a JSON-lines id log your implementation appends one line to per record it creates, e.g.
 #   #   {"reference": "JO-1", "id": 1234}
