@@ -36,10 +36,16 @@ export type TokenFailureKind = 'no-answer' | 'refused' | 'not-here' | 'answered'
 export function tokenFailureKind(exchange: Exchange | undefined): TokenFailureKind {
   const res = exchange?.response;
   if (!res || [502, 503, 504].includes(res.status)) return 'no-answer';
-  if (res.status === 401 || res.status === 403 || (res.status === 400 && res.json !== undefined)) return 'refused';
-  if ([404, 405, 410, 501].includes(res.status) || (res.status >= 300 && res.status < 400)) return 'not-here';
+  if (credentialsRefused(res.status, res.json !== undefined)) return 'refused';
+  if (NO_TOKEN_ENDPOINT.has(res.status) || (res.status >= 300 && res.status < 400)) return 'not-here';
   return 'answered';
 }
+
+/** Statuses that say nothing answers at that URL as a token endpoint. */
+const NO_TOKEN_ENDPOINT: ReadonlySet<number> = new Set([404, 405, 410, 501]);
+
+/** Whether a token answer refuses the credentials (a 400 with an OAuth error body counts; one of HTML does not). */
+const credentialsRefused = (status: number, json: boolean): boolean => status === 401 || status === 403 || (status === 400 && json);
 
 export function tokenRequestBody(credentials: Credentials): string {
   return JSON.stringify({
@@ -159,10 +165,10 @@ export function tokenFailure(tokenUrl: string, status: number | undefined, json:
   const urlHint = 'check --base-url (the token endpoint is <base-url>/oauth2/token) or name it with --token-url';
   const why = ((): string => {
     if (status === undefined) return `no answer; ${urlHint}`;
-    if (status === 404 || status === 405 || status === 410 || status === 501) {
+    if (NO_TOKEN_ENDPOINT.has(status)) {
       return `no token endpoint answered at that URL (status ${status}); ${urlHint}`;
     }
-    if (status === 401 || status === 403 || (status === 400 && json)) {
+    if (credentialsRefused(status, json)) {
       return `the credentials were refused (status ${status}); check the client id and secret (--client-id, RDX_CLIENT_ID, RDX_CLIENT_SECRET)`;
     }
     if (status >= 500) return `the server failed (status ${status}${bodyProblem ? `; ${bodyProblem}` : ''})`;

@@ -80,7 +80,8 @@ export class HttpClient {
 
   private readonly policy: ThrottlePolicy;
 
-  private readonly stats: TransportStats = { throttled: {}, waitedMs: 0, pacedMs: 0, gaveUp: 0 };
+  /** The counts of transportStats(); its times are the wall clocks below. */
+  private readonly stats: Pick<TransportStats, 'throttled' | 'gaveUp'> = { throttled: {}, gaveUp: 0 };
 
   /**
    * Wall-clock time during which at least one request waited: on the pace or after a throttled answer (the run's

@@ -75,6 +75,14 @@ describe('the exit path: a run ends with its verdict, never by accident', functi
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  /** Runs a script that imports the named exports of the built modules (paths under src/) and runs `code`. */
+  const probe = (name: string, imports: Record<string, string>, code: string): ReturnType<typeof rdxProcess> => {
+    const script = join(work, `${name}.mjs`);
+    const dist = (path: string): string => pathToFileURL(fileURLToPath(new URL(`../../src/${path}`, import.meta.url))).href;
+    writeFileSync(script, [...Object.entries(imports).map(([what, path]) => `import { ${what} } from ${JSON.stringify(dist(path))};`), code].join('\n'));
+    return rdxProcess([], { script, hangGuardMs: 60_000 });
+  };
+
   for (const concurrency of [1, 8]) {
     it(`exits with the report's verdict and writes every report when the cases and the sweep meet 429s (--concurrency ${concurrency})`, async () => {
       const dir = join(work, `c${concurrency}`);
@@ -97,14 +105,8 @@ describe('the exit path: a run ends with its verdict, never by accident', functi
 
   it('a process whose event loop empties while its command awaits exits 70 and names what was pending', async () => {
     // A command awaiting a wait whose timer does not keep the process alive: the exact shape of the bug, planted.
-    const probe = join(work, 'probe.mjs');
-    const dist = (path: string): string => pathToFileURL(fileURLToPath(new URL(`../../src/${path}`, import.meta.url))).href;
-    writeFileSync(probe, [
-      `import { runAsProgram } from ${JSON.stringify(dist('cli/exit.js'))};`,
-      `import { awaiting } from ${JSON.stringify(dist('core/pending.js'))};`,
-      `runAsProgram(() => awaiting('a planted wait on an unref\\'d timer', new Promise((r) => setTimeout(r, 60_000).unref())).then(() => 0));`,
-    ].join('\n'));
-    const ended = await rdxProcess([], { script: probe, hangGuardMs: 30_000 });
+    const ended = await probe('planted-wait', { runAsProgram: 'cli/exit.js', awaiting: 'core/pending.js' },
+      `runAsProgram(() => awaiting('a planted wait on an unref\\'d timer', new Promise((r) => setTimeout(r, 60_000).unref())).then(() => 0));`);
     expect(ended.code).to.equal(70);
     expect(ended.stderr).to.include('ran out of work while still awaiting a planted wait on an unref\'d timer');
   });
@@ -128,27 +130,18 @@ describe('the exit path: a run ends with its verdict, never by accident', functi
 
   it('a run that throws before its end leaves nothing that holds its caller\'s process (the deadline is a watchdog)', async () => {
     // An API caller whose run is refused (no case matches): the process must end by itself, not an hour later.
-    const probe = join(work, 'refused-run.mjs');
-    const dist = pathToFileURL(fileURLToPath(new URL('../../src/index.js', import.meta.url))).href;
-    writeFileSync(probe, [
-      `import { runConformance } from ${JSON.stringify(dist)};`,
+    const ended = await probe('refused-run', { runConformance: 'index.js' }, [
       `const profile = { baseUrl: ${JSON.stringify(sim.baseUrl)}, clientId: 'exit-path', clientSecret: ${JSON.stringify(SECRET)} };`,
       'await runConformance({ profile, reporter: "none", filters: { grep: "^no such case$" } }).then(() => process.exit(9), (e) => console.log(`refused: ${e.message}`));',
     ].join('\n'));
-    const ended = await rdxProcess([], { script: probe, hangGuardMs: 60_000 });
     expect(ended.signal, 'held until the hang guard').to.equal(null);
     expect(ended.stdout).to.include('refused: no case matches the filters');
     expect(ended.code).to.equal(0);
   });
 
   it('an unhandled rejection off the command\'s path exits 70, never 0', async () => {
-    const probe = join(work, 'rejects.mjs');
-    const dist = pathToFileURL(fileURLToPath(new URL('../../src/cli/exit.js', import.meta.url))).href;
-    writeFileSync(probe, [
-      `import { runAsProgram } from ${JSON.stringify(dist)};`,
-      'runAsProgram(async () => { void Promise.reject(new Error("stray rejection")); await new Promise((r) => setTimeout(r, 200)); return 0; });',
-    ].join('\n'));
-    const ended = await rdxProcess([], { script: probe, hangGuardMs: 30_000 });
+    const ended = await probe('rejects', { runAsProgram: 'cli/exit.js' },
+      'runAsProgram(async () => { void Promise.reject(new Error("stray rejection")); await new Promise((r) => setTimeout(r, 200)); return 0; });');
     expect(ended.code).to.equal(70);
     expect(ended.stderr).to.include('stray rejection');
   });
