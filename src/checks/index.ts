@@ -9,5 +9,6 @@ import './http.js';
 import './pages.js';
 import './refusals.js';
 import './attributes.js';
+import './model.js';
 
 export { allChecks, getCheck, type Check, type CheckContext, type Judgement } from './registry.js';

@@ -43,6 +43,8 @@ export interface Profile {
   allowIrreversible: boolean;
   /** How many cases may run side by side (rdx run --concurrency); the engine's default when absent. */
   concurrency?: number;
+  /** What each explore case may spend (rdx run --explore-budget; docs/explore.md); the engine's default when absent. */
+  explore?: { requests: number; seconds: number };
   /** Where the file was read from, if any. */
   source?: string;
   /** The file's strings that held `${env:NAME}`, as written and as expanded (the report shows them as written). */
@@ -88,6 +90,8 @@ export interface ProfileFlags {
   seed?: number;
   allowIrreversible?: boolean;
   concurrency?: number;
+  /** --explore-budget: requests, and seconds when given (REQUESTS or REQUESTS/SECONDS). */
+  exploreBudget?: { requests: number; seconds?: number };
 }
 
 /** "credentials.clientId", "fixtures.atsJobOfferIds[0]": a key path as the user wrote it, from a JSON pointer's parts. */
@@ -270,7 +274,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
     const c = readConfigFile(resolvePath(cwd, file), env, (e) => envExpansions.push(e)) as {
       baseUrl?: string; tokenUrl?: string; credentials?: { clientId?: string; clientSecret?: string };
       declared?: ProfileDeclared; fixtures?: Profile['fixtures']; http?: Partial<Profile['http']>; seed?: number; allowIrreversible?: boolean;
-      concurrency?: number; atsJobOfferIdSource?: IdSource; idSources?: IdSources;
+      concurrency?: number; atsJobOfferIdSource?: IdSource; idSources?: IdSources; explore?: Profile['explore'];
     };
     profile.source = file;
     if (envExpansions.length) profile.envExpansions = envExpansions;
@@ -286,6 +290,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
       ...(c.seed !== undefined ? { seed: c.seed } : {}),
       ...(c.allowIrreversible !== undefined ? { allowIrreversible: c.allowIrreversible } : {}),
       ...(c.concurrency !== undefined ? { concurrency: c.concurrency } : {}),
+      ...(c.explore !== undefined ? { explore: c.explore } : {}),
     });
     profile.http = { ...profile.http, ...(c.http ?? {}) };
   }
@@ -308,6 +313,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.seed !== undefined) profile.seed = flags.seed;
   if (flags.allowIrreversible !== undefined) profile.allowIrreversible = flags.allowIrreversible;
   if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
+  if (flags.exploreBudget !== undefined) profile.explore = { requests: flags.exploreBudget.requests, seconds: flags.exploreBudget.seconds ?? profile.explore?.seconds ?? Math.max(60, Math.ceil(flags.exploreBudget.requests / 5)) };
   for (const [what, value] of [['base URL', profile.baseUrl], ['token URL', profile.tokenUrl]] as const) {
     if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`);
   }

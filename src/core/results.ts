@@ -90,6 +90,19 @@ export interface CaseResult {
   durationMs: number;
   /** Known failure from a baseline file: reported, but not counted against the exit code. */
   baseline?: { reason: string; expires?: string };
+  /** An explore case (docs/explore.md): how far it searched, and for a finding the YAML case that replays it. */
+  explore?: ExploreResult;
+}
+
+/** What an explore case did: its seed (rdx run --seed gives it again), the sequences and requests it spent. */
+export interface ExploreResult {
+  seed: number;
+  sequences: number;
+  requests: number;
+  /** A finding: how many times fast-check shrank it, its steps, and the YAML case that replays them. */
+  shrinks?: number;
+  steps?: number;
+  regression?: string;
 }
 
 /** What lets an unjudged case run: `unlock` names it (--allow-irreversible, fixtures.atsJobOfferIds, …), `how` says what to do. */

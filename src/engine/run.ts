@@ -23,6 +23,9 @@ import { runWithMocha } from './mocha-adapter.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './pool.js';
 import { expiredToken, httpClientFor, reachTarget, runSecrets } from './target.js';
 import { assembleReport } from './run-report.js';
+import { caseSeed } from './case-seed.js';
+
+export { caseSeed } from './case-seed.js';
 
 /**
  * A mocha reporter class, typed without mocha's own types so that the public declarations do not need them
@@ -274,16 +277,6 @@ async function generationContext(profile: Profile, ids: IdSourceSet, startedAt: 
     };
   };
   return { gen, genFor };
-}
-
-/** A 32-bit seed for one case from the run's seed and the case id (FNV-1a). */
-export function caseSeed(seed: number, caseId: string): number {
-  let hash = 0x811c9dc5;
-  for (const ch of `${seed}:${caseId}`) {
-    hash ^= ch.codePointAt(0) ?? 0;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }
 
 async function loadFactories(): Promise<{ createFaker: (seed: number) => GenerationContext['faker']; factories: Record<string, Factory> }> {

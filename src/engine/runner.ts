@@ -15,6 +15,8 @@ import { ReportBudget } from './report-budget.js';
 import { buildRequest, send } from './request.js';
 import { runStep } from './step.js';
 import { runControl } from './controls.js';
+import { runExploration } from './explore/index.js';
+import { caseSeed } from './case-seed.js';
 
 export type { RunnerDeps } from './case-run.js';
 export { LIST_ENCODINGS, type ListEncoding } from './request.js';
@@ -62,10 +64,13 @@ export class Runner {
     try {
       this.checkPreconditions(c);
       for (const [name, value] of Object.entries(c.vars ?? {})) run.vars[name] = run.resolve(value);
-      try {
-        await runSteps(run);
-      } finally {
-        await cleanUp(run);
+      if (c.explore) await runExploration(run, c.explore, caseSeed(this.services.profile.seed, c.id));
+      else {
+        try {
+          await runSteps(run);
+        } finally {
+          await cleanUp(run);
+        }
       }
       result.verdict = verdictOf(c.level, result.assertions);
     } catch (error) {

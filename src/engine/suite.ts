@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
 import type { Tier } from '../core/results.js';
+import { exploreEndpoints, type ExploreModel } from './explore/families.js';
 
 export interface ExpectDef {
   clause?: string;
@@ -76,6 +77,8 @@ export interface CaseDef {
   when?: { atsJobOfferId?: boolean; expiredToken?: boolean; atsJobOfferFixtures?: boolean };
   vars?: Record<string, unknown>;
   steps: StepDef[];
+  /** An explore case: the model whose generated sequences it runs instead of steps (docs/explore.md). */
+  explore?: ExploreModel;
   /** Where it was read from, for messages: suites/… relative path and line. */
   file: string;
   line: number;
@@ -155,7 +158,7 @@ export function loadSuites(files: string[] = listSuiteFiles()): CaseDef[] {
     if (!parsed) continue;
     parsed.value.cases.forEach((c, i) => {
       for (const x of expandEach(c)) {
-        cases.push({ ...x, tags: x.tags ?? [], requires: x.requires ?? [], file, line: parsed.lines[i] ?? 1, endpoints: endpointsOfCase(x.steps) });
+        cases.push({ ...x, steps: x.steps ?? [], tags: x.tags ?? [], requires: x.requires ?? [], file, line: parsed.lines[i] ?? 1, endpoints: x.explore ? exploreEndpoints(x.explore) : endpointsOfCase(x.steps) });
       }
     });
   }

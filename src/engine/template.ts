@@ -99,6 +99,8 @@ function directive(obj: Record<string, unknown>, vars: Vars, gen: GenerationCont
     return format === 'date' ? at.toISOString().slice(0, 10) : at.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   if ('$jobOfferId' in obj) return gen.jobOfferId(String(resolved('$jobOfferId')));
+  // {$literal: VALUE}: sent as written, templates and directives inside it left alone (text that holds "\${").
+  if ('$literal' in obj) return obj['$literal'];
   if ('$json' in obj) {
     const text = JSON.stringify(resolved('$json'));
     // {$json: VALUE, break: how}: the JSON of a valid value made malformed in one way, so the same value sent well

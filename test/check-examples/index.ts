@@ -6,11 +6,12 @@ import { examples as batch } from './batch.js';
 import { examples as envelope } from './envelope.js';
 import { examples as http } from './http.js';
 import { examples as lists } from './lists.js';
+import { examples as model } from './model.js';
 import { examples as pages } from './pages.js';
 import { examples as records } from './records.js';
 import { examples as refusals } from './refusals.js';
 import type { Examples } from './support.js';
 
-export const examplesByFile: Readonly<Record<string, Examples>> = { attributes, auth, batch, envelope, http, lists, pages, records, refusals };
+export const examplesByFile: Readonly<Record<string, Examples>> = { attributes, auth, batch, envelope, http, lists, model, pages, records, refusals };
 
 export type { CheckExample, Examples } from './support.js';

@@ -42,6 +42,7 @@ export function builder(y: Argv): Argv {
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('progress', { type: 'boolean', describe: 'A live line on stderr while the run goes: cases done, failures, suites in flight, time elapsed and left, time waited on the rate limit. On by default when stderr is a terminal and env CI is not set; --no-progress turns it off' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
+    .option('explore-budget', { type: 'string', requiresArg: true, describe: 'What each explore case may spend: REQUESTS or REQUESTS/SECONDS (profile explore; default 400/60). Nightly runs give more, e.g. 20000/1800 (docs/explore.md)' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail); with --concurrency above 1 the cases already under way end and are reported too' })
     .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
     .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })
@@ -165,5 +166,13 @@ function profileFlags(argv: Record<string, unknown>): ProfileFlags {
     ...(argv['seed'] !== undefined ? { seed: numberFlag('--seed', argv['seed'], ['seed'], 'the seed of the generated data') } : {}),
     ...(argv['allowIrreversible'] !== undefined ? { allowIrreversible: Boolean(argv['allowIrreversible']) } : {}),
     ...(argv['concurrency'] !== undefined ? { concurrency: numberFlag('--concurrency', argv['concurrency'], ['concurrency'], 'how many cases may run side by side') } : {}),
+    ...(argv['exploreBudget'] !== undefined ? { exploreBudget: exploreBudget(String(argv['exploreBudget'])) } : {}),
   };
+}
+
+/** --explore-budget REQUESTS[/SECONDS]. */
+function exploreBudget(text: string): { requests: number; seconds?: number } {
+  const m = /^(\d{1,7})(?:\/(\d{1,5})s?)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--explore-budget ${JSON.stringify(text)}: give REQUESTS or REQUESTS/SECONDS, e.g. 400 or 20000/1800`);
+  return { requests: Number(m[1]), ...(m[2] !== undefined ? { seconds: Math.max(1, Number(m[2])) } : {}) };
 }

@@ -1,0 +1,49 @@
+// The values exploration sends: over the whole domain each field's schema admits, not only the tame data of the
+// factories. Drawn by fast-check, so a failing sequence shrinks to simpler values too.
+import fc from 'fast-check';
+import type { FieldInfo } from '../../spec/index.js';
+
+/**
+ * A value as drawn, before the session makes it concrete: most are the value itself; `{ slot }` is one of a few
+ * values shared by the records of one sequence (so that a write leaking into another record that shares it shows).
+ */
+export type Drawn = { value: unknown } | { slot: number };
+
+/** Code points past this many make a value one an implementation may refuse (FIELD_LIMITS: limits are not shown). */
+export const LONG_TEXT = 255;
+
+/** Text in every script and plane, with the characters storage and templating layers mangle. */
+const MARKUP = ['<b>bold</b>', '&amp;', '"quoted"', "it's", 'back\\slash', '</script>', '${x}', '{{x}}', '%s%n', 'a\tb\nc', ' padded ', 'e\u0301', '\u00e9', '👩🏽‍💻', '𝄞', '\u200b', 'null', 'true', '0'];
+
+const text: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }) },
+  { weight: 3, arbitrary: fc.array(fc.oneof(fc.constantFrom(...MARKUP), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 8 })), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ')) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }).chain((unit) => fc.integer({ min: 2, max: 1200 }).map((n) => unit.repeat(Math.ceil(n / Math.max(1, [...unit].length))))) },
+  { weight: 1, arbitrary: fc.constantFrom('', ' ') },
+);
+
+/** ISO 8601 date-times in UTC as the examples write them, at second or millisecond precision. */
+const dateTime: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 0, max: 4_102_444_799_999 }), fc.boolean())
+  .map(([ms, fraction]) => (fraction ? new Date(ms).toISOString() : new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z')));
+const date: fc.Arbitrary<string> = fc.integer({ min: 0, max: 47_481 }).map((days) => new Date(days * 86_400_000).toISOString().slice(0, 10));
+const count: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, 1, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER), fc.nat({ max: 100_000 }));
+
+/** A value of a field's declared type (never null: a union field is optional text, and absent is drawn apart). */
+export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Arbitrary<unknown> {
+  if (vocabulary?.length) return fc.constantFrom(...vocabulary);
+  if (field.types.includes('number')) return count;
+  if (field.format === 'date-time') return dateTime;
+  if (field.format === 'date') return date;
+  return text;
+}
+
+/** Whether an implementation may refuse the value without breaking a rule: long text, or blank text where required. */
+export function refusable(value: unknown, required: boolean): boolean {
+  if (typeof value !== 'string') return false;
+  return [...value].length > LONG_TEXT || (required && value.trim() === '');
+}
+
+/** A value of another type than the field declares: what a batch item invalid in that one field carries. */
+export function wrongTypeOf(field: FieldInfo): unknown {
+  return field.types.includes('number') ? 'twelve' : 12345;
+}
