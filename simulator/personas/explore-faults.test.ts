@@ -128,7 +128,7 @@ describe('explore faults: bugs the hand-written cases miss, shown request by req
     });
   });
 
-  it('concurrent-creates-share-ids: two batches created at the same moment get the same ids, the earlier one lost', async () => {
+  it('concurrent-creates-share-ids: two batches of several steps created at the same moment get the same ids, the earlier one lost', async () => {
     await bothWays('concurrent-creates-share-ids', async (t, faulty) => {
       const a = [step(), step()];
       const b = [step(), step()];
@@ -140,9 +140,11 @@ describe('explore faults: bugs the hand-written cases miss, shown request by req
       const kept = new Set(stored.map((r) => r['application_ats_id']));
       const sent = [...a, ...b].map((r) => r['application_ats_id']);
       expect(sent.filter((s) => kept.has(s)), `faulty: ${faulty}`).to.have.length(faulty ? 2 : 4);
-      // One batch after the other never collides.
+      // One batch after the other never collides, nor do single steps created side by side (a plain INSERT).
       const later = await createStep(t);
       expect(ids).to.not.include(later);
+      const singles = await Promise.all([createStep(t), createStep(t)]);
+      expect(singles[0]).to.not.equal(singles[1]);
     });
   });
 

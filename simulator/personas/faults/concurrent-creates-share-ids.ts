@@ -28,23 +28,25 @@ function ledgerOf(store: Store): Ledger {
   return ledger;
 }
 
-const isStepBatch = (ctx: RequestContext): boolean => ctx.operation?.operationId === 'batchCreateApplicationSteps';
+/** A batch of several steps: one step is a plain INSERT with an auto-increment id; only several take the bulk path. */
+const isBulkStepBatch = (ctx: RequestContext): boolean =>
+  ctx.operation?.operationId === 'batchCreateApplicationSteps' && Array.isArray(ctx.body) && ctx.body.length > 1;
 
 export const concurrentCreatesShareIds: Persona = {
   name: 'concurrent-creates-share-ids',
   kind: 'fault',
-  description: 'Application-step ids are allocated from MAX(id) read before an awaited insert: of two batches created at the same moment, the later one is given the same ids and overwrites the steps of the earlier one.',
+  description: 'A batch of several application steps is bulk-inserted with ids from MAX(id) read before an await: of two such batches created at the same moment, the later one is given the same ids and overwrites the steps of the earlier one.',
   breaks: ['WRITE.READ_BACK'],
-  acrossCases: 'only batches of application steps in flight at the same moment collide: one case at a time none do; side by side, the cases whose creates overlap another case\'s lose or overwrite records',
+  acrossCases: 'only batches of several application steps in flight at the same moment collide: one case at a time none do; side by side, a case whose batch overlaps another case\'s loses or overwrites records',
   hooks: {
     async beforeHandler(ctx) {
-      if (!isStepBatch(ctx)) return;
+      if (!isBulkStepBatch(ctx)) return;
       started.set(ctx, ledgerOf(ctx.store).finished);
       await sleep(WINDOW_MS);
     },
     afterHandler(ctx, res) {
       const at = started.get(ctx);
-      if (!isStepBatch(ctx) || at === undefined || !isSuccess(res)) return;
+      if (!isBulkStepBatch(ctx) || at === undefined || !isSuccess(res)) return;
       const ledger = ledgerOf(ctx.store);
       // The first batch that finished while this one waited read the same MAX(id): its ids are this batch's too.
       const earlier = ledger.recent.find((batch) => batch.n > at);
