@@ -117,6 +117,13 @@ import { textNormalized } from './faults/text-normalized.js';
 import { textTrimmed } from './faults/text-trimmed.js';
 import { dateTiesUnstable } from './faults/date-ties-unstable.js';
 import { usersPutAppends } from './faults/users-put-appends.js';
+import { candidateDetailsShared } from './faults/candidate-details-shared.js';
+import { concurrentCreatesShareIds } from './faults/concurrent-creates-share-ids.js';
+import { credentialsCaseInsensitive } from './faults/credentials-case-insensitive.js';
+import { emptyTextAsNull } from './faults/empty-text-as-null.js';
+import { fractionalSecondsDropped } from './faults/fractional-seconds-dropped.js';
+import { optionalTypeFailsBatch } from './faults/optional-type-fails-batch.js';
+import { stepCacheStaleAfterMove } from './faults/step-cache-stale-after-move.js';
 import { caseInsensitiveReferences } from './variants/case-insensitive-references.js';
 import { shortTextLimit } from './variants/short-text-limit.js';
 
@@ -197,6 +204,13 @@ const FAULTS: readonly Persona[] = [
   textTrimmed,
   dateTiesUnstable,
   usersPutAppends,
+  fractionalSecondsDropped,
+  emptyTextAsNull,
+  optionalTypeFailsBatch,
+  candidateDetailsShared,
+  stepCacheStaleAfterMove,
+  concurrentCreatesShareIds,
+  credentialsCaseInsensitive,
 ];
 
 const VARIANTS: readonly Persona[] = [

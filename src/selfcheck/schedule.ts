@@ -31,6 +31,8 @@ export const SHARED_STATE: Readonly<Record<string, string>> = {
   'numeric-ids-with-id-log': 'numbers job offers by their place among every stored one, so ids follow creation order',
   'message-only-with-id-logs': 'numbers job offers by their place among every stored one, so ids follow creation order',
   'newest-first': 'pages by number over every record the filters match',
+  'candidate-details-shared': 'a write of a step rewrites every stored step of the same candidate_ats_id',
+  'step-cache-stale-after-move': 'answers GET of a step from a cache kept per simulator for a second by the clock',
 };
 
 /** Why the persona's answers may depend on what runs beside a case (run it at both concurrencies), or undefined. */
