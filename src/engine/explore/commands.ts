@@ -78,7 +78,8 @@ export class Create extends Command {
     }
     let invalid: PreparedCreate['invalid'];
     if (this.spoil) {
-      const fields = writableFields(f).filter((x) => x.name !== f.unique);
+      // A union field's members are not listed: a value of another type may be one of them, so none is spoiled.
+      const fields = writableFields(f).filter((x) => x.name !== f.unique && !x.union);
       const field = fields[this.spoil.field % fields.length] as (typeof fields)[number];
       const item = tameItem(s, f);
       if (f.unique) item[f.unique] = s.unique(f.unique);
@@ -151,7 +152,7 @@ async function settleCreate(s: Session, f: Family, made: PreparedCreate, answer:
     const handle = f.addressedBy === 'id' ? (made.handles[i] as string) : String(item[f.unique ?? 'reference']);
     s.records.push({ handle, fields: whole(f, item), ...(f.name === 'ats-job-offers' ? { attributes: attributesOf(item) } : {}), clause: 'WRITE.READ_BACK', why: `created by step ${s.at}`, writtenAt: s.at });
   });
-  if (made.invalid) await judgeInvalid(s, f, made, answer, created);
+  if (made.invalid) await judgeInvalid(s, f, made, answer);
 }
 
 /** The attributes an item was created with (none here: exploration adds them through their own endpoint). */
@@ -161,7 +162,7 @@ function attributesOf(item: Record<string, unknown>): Map<string, unknown> {
 }
 
 /** The invalid item must not be stored; where it was not and a valid item was, the answer is a partial success. */
-async function judgeInvalid(s: Session, f: Family, made: PreparedCreate, answer: Exchange, created: boolean[]): Promise<void> {
+async function judgeInvalid(s: Session, f: Family, made: PreparedCreate, answer: Exchange): Promise<void> {
   const invalid = made.invalid as NonNullable<PreparedCreate['invalid']>;
   const { idKey } = resourceInfo(f.resource);
   const match = Object.fromEntries(idKey.map((field, i) => [field, invalid.key[i]]));
@@ -173,7 +174,8 @@ async function judgeInvalid(s: Session, f: Family, made: PreparedCreate, answer:
     stored = !!probe && outcomeOf(probe) === 'success';
   } else if (f.list) s.absent.push(gone);
   else s.judge('records-are', answer, { resource: f.resource, absent: [gone] }, f.create);
-  if (!stored && created.some(Boolean)) s.judge('partial-success', answer, {}, f.create);
+  // The tame item beside it can be refused by no limit: a batch that stored neither failed partially, all the same.
+  if (!stored) s.judge('partial-success', answer, {}, f.create);
 }
 
 /** PUT of a whole record (its reference kept where that is its {id}), sent once or twice. */
