@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { RunReport, RunVerdict, Summary } from '../core/report.js';
-import { exitCodeOf, VERDICT_WORDS, verdictLine } from '../core/verdict.js';
+import { exitCodeOf, VERDICT_WORDS, verdictLine, verdictWhy } from '../core/verdict.js';
 import { CASE_VERDICTS, RUN_VERDICT_CLASS, countsInOrder, isProblem, shownVerdict, verdictRank, worstFirst } from '../core/case-view.js';
 import { reportProblem } from '../core/report.js';
 import { sha256Hex } from '../reporters/bundle.js';
@@ -277,7 +277,7 @@ describe('one verdict, every output (the consistency matrix)', function () {
     const card = runCard({ summary: s.report.summary, cases: s.report.cases });
     const sum = s.report.summary;
     expect(card, s.name).to.include({
-      verdict: s.verdict, word: word(s), line: verdictLine(sum), total: sum.total, mustFailures: sum.mustFailures, errors: sum.errors,
+      verdict: s.verdict, word: word(s), line: verdictLine(sum), why: verdictWhy(sum), total: sum.total, mustFailures: sum.mustFailures, errors: sum.errors,
       shouldWarnings: sum.shouldWarnings, knownFailures: sum.knownFailures, unjudgedMust: sum.unjudgedMust,
     });
     expect(card.toComplete, s.name).to.deep.equal(sum.toComplete);
