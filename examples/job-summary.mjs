@@ -27,6 +27,13 @@ const code = (value, max = 120) => {
   return `${fence}${one.startsWith('`') || one.endsWith('`') ? ` ${one} ` : one}${fence}`;
 };
 const list = (value) => (Array.isArray(value) ? value : []);
+// How a case is shown, as src/core/case-view.ts shows it in every other output (this file keeps a copy so that it
+// needs nothing installed; src/cli/consistency.test.ts holds the two to each other): verdicts worst first, a case the
+// baseline excuses shown as known-failure, and the verdicts a failure list shows.
+const CASE_VERDICTS = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'];
+const PROBLEM_VERDICTS = ['fail', 'error', 'warn'];
+const shownVerdict = (c) => (c.baseline ? 'known-failure' : c.verdict);
+const rank = (verdict) => (CASE_VERDICTS.includes(verdict) ? CASE_VERDICTS.length - CASE_VERDICTS.indexOf(verdict) : -1);
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const file = process.argv[2];
@@ -56,7 +63,7 @@ if (!isObject(s) || !Array.isArray(report.cases) || !isObject(report.run) || !is
 }
 const WORDS = { CONFORMANT: 'CONFORMANT', INCOMPLETE: 'INCOMPLETE', KNOWN_FAILURES: 'KNOWN FAILURES', NOT_CONFORMANT: 'NOT CONFORMANT' };
 const word = Object.hasOwn(WORDS, s.verdict) ? WORDS[s.verdict] : cell(s.verdict);
-const byVerdict = isObject(s.byVerdict) ? Object.entries(s.byVerdict).map(([v, n]) => `${cell(n)} ${cell(v)}`).join(', ') : '';
+const byVerdict = isObject(s.byVerdict) ? Object.entries(s.byVerdict).sort(([a], [b]) => rank(b) - rank(a)).map(([v, n]) => `${cell(n)} ${cell(v)}`).join(', ') : '';
 const lines = [
   `### RDX conformance: ${word}`,
   '',
@@ -72,7 +79,8 @@ if (toComplete.length) {
     lines.push(`| ${code(t.unlock)} | ${cell(t.how)} | ${cases.length}: ${cell(cases.slice(0, 5).join(', '))}${cases.length > 5 ? ', …' : ''} |`);
   }
 }
-const failing = report.cases.filter((c) => isObject(c) && !c.baseline && ['fail', 'error', 'warn'].includes(c.verdict));
+const failing = report.cases.filter((c) => isObject(c) && PROBLEM_VERDICTS.includes(shownVerdict(c)))
+  .sort((a, b) => rank(shownVerdict(b)) - rank(shownVerdict(a)));
 if (failing.length) {
   lines.push('', '| Verdict | Level | Case | Broken clause | Finding |', '|---|---|---|---|---|');
   for (const c of failing) {

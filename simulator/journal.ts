@@ -13,23 +13,9 @@
 // generation and were promoted, 700 of the 2,100 bytes a 10-item POST promoted.
 import { bodyJson } from './json.js';
 import type { JsonObject } from './context.js';
+import type { JournalEntry } from './admin/wire.js';
 
-export interface JournalEntry {
-  /** When the request arrived (ISO 8601). */
-  at: string;
-  method: string;
-  /** Path and query, with any access_token in the query masked. */
-  path: string;
-  operationId: string | null;
-  status: number;
-  latencyMs: number;
-  clientId: string | null;
-  requestHeaders: Record<string, string>;
-  requestBody: string | null;
-  responseBody: string | null;
-  /** What else happened on this request, such as tokens evicted to make room for the one it was issued. */
-  note?: string;
-}
+export type { JournalEntry } from './admin/wire.js';
 
 /** What the request path hands over: cheap to make, formatted only when read. */
 export interface JournalRecord {

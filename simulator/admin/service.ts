@@ -5,13 +5,13 @@
 // as an AdminRefusal, which each router answers in its own way.
 import { UsageError } from '../../src/errors.js';
 import { chaosActive, chaosSettings, describeChaos, type ChaosSettings } from '../chaos.js';
-import type { JournalEntry } from '../journal.js';
 import { MAX_RECORDS } from '../options.js';
 import type { Persona } from '../personas/types.js';
 import type { SeedCounts } from '../seed.js';
 import type { SimulatorState } from '../simulator-state.js';
 import { SnapshotError } from '../snapshot.js';
 import { AdminRefusal, type JsonObject } from './body.js';
+import type { ChaosView, JournalEntry, PersonaView } from './wire.js';
 
 /** What a change did, in words, and the data that shows it (the envelope's message and data). */
 export interface Done {
@@ -25,14 +25,7 @@ export interface Done {
  */
 export type Change = 'journal' | 'state';
 
-export interface PersonaView {
-  name: string;
-  kind: Persona['kind'];
-  description: string;
-  breaks: readonly string[];
-  interprets: readonly string[];
-  active: boolean;
-}
+export type { PersonaView } from './wire.js';
 
 /** A whole number from 0 to max, the current value when left out; a problem (pushed) otherwise. */
 function wholeNumber(body: JsonObject, name: string, max: number, current: number, problems: string[]): number {
@@ -167,7 +160,7 @@ export class AdminService {
   }
 
   /** Latency and chaos as a page shows them. */
-  chaosView(settings: ChaosSettings = this.state.chaos.settings): JsonObject {
+  chaosView(settings: ChaosSettings = this.state.chaos.settings): ChaosView {
     const s = settings;
     return { latency: s.latency.map((r) => r.text), errorRate: s.errorRate, dropRate: s.dropRate, seed: s.seed, active: chaosActive(s), text: describeChaos(s) };
   }

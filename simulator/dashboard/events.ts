@@ -4,11 +4,10 @@
 // batches at most every FLUSH_MS and at most BATCH_MAX per batch, a heartbeat so proxies and browsers keep the
 // stream open, a client that stops reading is dropped, and close() ends every stream so the server closes quickly.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Journal, JournalEntry } from '../journal.js';
+import type { Journal } from '../journal.js';
+import type { JournalEntry, JournalEvent, JournalSummary } from '../admin/wire.js';
 
-/** What the live journal shows of a request; the bodies are one click (GET /__admin/api/journal/<id>) away. */
-/** A journal entry without its headers and bodies (0 as status: the connection was closed without an answer). */
-export type JournalSummary = { id: number } & Pick<JournalEntry, 'at' | 'method' | 'path' | 'operationId' | 'status' | 'latencyMs' | 'clientId' | 'note'>;
+export type { JournalSummary } from '../admin/wire.js';
 
 export interface HubLimits {
   maxClients: number;
@@ -113,7 +112,7 @@ export class EventHub {
     // Entries not yet flushed to the others come with the next batch, so none is sent twice.
     const entries = this.summaries(this.sent, this.limits.snapshot);
     res.write(`event: hello\ndata: ${JSON.stringify({ newest: this.sent })}\n\n`);
-    res.write(`event: journal\ndata: ${JSON.stringify({ entries, skipped: 0, snapshot: true })}\n\n`);
+    res.write(`event: journal\ndata: ${JSON.stringify({ entries, skipped: 0, snapshot: true } satisfies JournalEvent)}\n\n`);
     this.clients.set(res, client);
     const forget = (): void => {
       this.clients.delete(res);
@@ -134,7 +133,7 @@ export class EventHub {
     if (fresh <= 0) return;
     const entries = this.summaries(this.total, Math.min(fresh, this.limits.batchMax));
     this.sent = this.total;
-    this.broadcast('journal', { entries, skipped: fresh - entries.length, snapshot: false });
+    this.broadcast('journal', { entries, skipped: fresh - entries.length, snapshot: false } satisfies JournalEvent);
   }
 
   private broadcast(event: string, data: Record<string, unknown>): void {

@@ -22,6 +22,7 @@ import { EventHub } from './events.js';
 import { REPORT_CSP, dashboardCsp, dashboardPage } from './page.js';
 import { MAX_PAGE_SIZE, isResource, listRecords } from './records.js';
 import { Runs, type RunView } from './runs.js';
+import type { DashboardState, RunEvent } from '../admin/wire.js';
 
 type Json = Record<string, unknown>;
 interface Answer { status: number; body: Json; headers?: Record<string, string> }
@@ -72,7 +73,7 @@ export class Dashboard {
       expiredToken: () => service.expiredToken(),
       atsJobOfferFixtureIds: () => state.atsJobOfferFixtureIds(),
       chaos: () => state.chaos.active,
-      changed: (run) => this.hub.changed('run', { run }),
+      changed: (run) => this.hub.changed('run', { run } satisfies RunEvent),
     }, state.resolved.reportDir, conformance);
     // Live pages learn of every change, from wherever it came (this page, another, the admin API, the API's caller).
     service.onChange((change) => {
@@ -190,7 +191,7 @@ export class Dashboard {
     return readJsonObject(req, this.service.state.resolved.maxBodyBytes);
   }
 
-  private state(): Json {
+  private state(): DashboardState {
     const { state } = this.service;
     const o = state.options;
     const { seed, records } = state.current;

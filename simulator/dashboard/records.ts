@@ -3,6 +3,7 @@
 // offers; those lead back to the job offer). Reads only, straight from the store; never through the API, so
 // browsing adds nothing to the journal and is not subject to personas or chaos.
 import type { Store } from '../store.js';
+import type { JobOfferLinks, RecordPage } from '../admin/wire.js';
 
 export const RESOURCES = ['job-offers', 'attributes', 'application-steps', 'jobboard-activities', 'jobboard-job-offers', 'users'] as const;
 export type Resource = (typeof RESOURCES)[number];
@@ -17,25 +18,7 @@ export interface RecordQuery {
   size: number;
 }
 
-/** Counts of what links to a job offer, by reference. */
-export interface JobOfferLinks {
-  attributes: number;
-  applicationSteps: number;
-  jobboardActivities: number;
-  jobboardJobOffers: number;
-}
-
-export interface RecordPage {
-  items: Record<string, unknown>[];
-  /** Matching records (of those searched, when partial). */
-  total: number;
-  page: number;
-  pages: number;
-  /** The search stopped at its time limit: total counts only the records searched. */
-  partial: boolean;
-  /** job-offers: what links to each job offer shown. Others: whether the job offer each reference names exists. */
-  links: Record<string, JobOfferLinks | { jobOffer: boolean }>;
-}
+export type { JobOfferLinks, RecordPage } from '../admin/wire.js';
 
 export const MAX_PAGE_SIZE = 200;
 /** A search walks at most this long: a text search of two million records would otherwise hold the event loop. */

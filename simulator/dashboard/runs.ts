@@ -8,30 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolvedOptions } from '../options.js';
 import type { ConformanceOutcome, ConformanceRunner, IdSources } from '../../src/core/conformance.js';
-import type { RunVerdict, ToComplete } from '../../src/core/report.js';
-import { VERDICT_WORDS, verdictLine } from '../../src/core/verdict.js';
+import type { RunCard, RunView } from '../admin/wire.js';
+import { VERDICT_WORDS, verdictLine, verdictWhy } from '../../src/core/verdict.js';
 
-/**
- * What the run card shows: the run's verdict and counts as its report.json states them (summary), read, never
- * derived here, so the card says what the report, the console and the badge say.
- */
-export interface RunCard {
-  verdict: RunVerdict;
-  /** The verdict in words ("NOT CONFORMANT"). */
-  word: string;
-  /** The sentence after the verdict, as the console's last lines give it. */
-  line: string;
-  total: number;
-  byVerdict: Record<string, number>;
-  mustFailures: number;
-  errors: number;
-  shouldWarnings: number;
-  knownFailures: number;
-  unjudgedMust: number;
-  toComplete: ToComplete[];
-  /** The clauses of failed MUST assertions, by the number of cases that failed them, most first (at most 6). */
-  failedClauses: { clause: string; cases: number }[];
-}
+export type { RunCard, RunView } from '../admin/wire.js';
 
 /** The run card of a finished run, from its report's summary and cases. */
 export function runCard(outcome: Pick<ConformanceOutcome, 'summary' | 'cases'>): RunCard {
@@ -46,6 +26,7 @@ export function runCard(outcome: Pick<ConformanceOutcome, 'summary' | 'cases'>):
     verdict: s.verdict,
     word: VERDICT_WORDS[s.verdict],
     line: verdictLine(s),
+    why: verdictWhy(s),
     total: s.total,
     byVerdict: s.byVerdict,
     mustFailures: s.mustFailures,
@@ -56,27 +37,6 @@ export function runCard(outcome: Pick<ConformanceOutcome, 'summary' | 'cases'>):
     toComplete: s.toComplete,
     failedClauses: [...byClause].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 6).map(([clause, cases]) => ({ clause, cases })),
   };
-}
-
-export interface RunView {
-  /** 1, 2, … in this simulator's life. */
-  n: number;
-  state: 'running' | 'done' | 'failed';
-  startedAt: string;
-  finishedAt?: string;
-  durationMs?: number;
-  /** Personas and chaos the run started under. */
-  personas: string[];
-  chaos: boolean;
-  /** Clauses the active fault personas break on purpose: the ones a run should catch. */
-  breaks: string[];
-  /** A finished run's verdict and counts (runCard). */
-  card?: RunCard;
-  /** The report's run id, and where the dashboard serves its report.html. */
-  reportId?: string;
-  reportPath?: string;
-  /** Why a run could not be judged (the target could not be reached, no token, …), secrets removed. */
-  error?: string;
 }
 
 export interface RunHost {

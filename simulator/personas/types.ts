@@ -19,6 +19,7 @@
 import type { PersonaOptions } from '../settings.js';
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../context.js';
 import type { Store } from '../store.js';
+import type { PersonaKind } from '../admin/wire.js';
 import type { IdSources } from '../../src/core/conformance.js';
 
 export type { AuthVerdict, RawResponse, RequestContext, SimResponse };
@@ -38,7 +39,7 @@ export interface PersonaHooks {
 export interface Persona {
   /** The name given to --fault or --variant (kebab-case). */
   name: string;
-  kind: 'fault' | 'variant';
+  kind: PersonaKind;
   /** One sentence: what the persona does differently. */
   description: string;
   /** Clause ids of spec/clauses.yaml a fault breaks: exactly these should go red in a harness run. */

@@ -3,7 +3,9 @@
 // lines, report.json, junit.xml, report.html (its markup, and its text as Chromium shows it), the bundle's manifest
 // and `rdx verify`, `rdx badge`, `rdx diff` against the clean run, the dashboard's run card and
 // examples/job-summary.mjs. Each must say the verdict and the counts report.json's summary says, and each scenario's
-// verdict is the one its setup calls for. An output that computes a verdict of its own disagrees in one of them.
+// verdict is the one its setup calls for. An output that computes a verdict of its own disagrees in one of them. Each
+// also shows a case as src/core/case-view.ts does: its verdict (known-failure when excused), the order of verdicts
+// (worst first, and which one a merge keeps), the cases a failure list holds, and the look of the run's verdict.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { RunReport, RunVerdict, Summary } from '../core/report.js';
-import { exitCodeOf, VERDICT_WORDS, verdictLine } from '../core/verdict.js';
+import { exitCodeOf, VERDICT_WORDS, verdictLine, verdictWhy } from '../core/verdict.js';
+import { CASE_VERDICTS, RUN_VERDICT_CLASS, countsInOrder, isProblem, shownVerdict, verdictRank, worstFirst } from '../core/case-view.js';
 import { reportProblem } from '../core/report.js';
 import { sha256Hex } from '../reporters/bundle.js';
 import { tarUnpack } from '../reporters/tar.js';
@@ -274,7 +277,7 @@ describe('one verdict, every output (the consistency matrix)', function () {
     const card = runCard({ summary: s.report.summary, cases: s.report.cases });
     const sum = s.report.summary;
     expect(card, s.name).to.include({
-      verdict: s.verdict, word: word(s), line: verdictLine(sum), total: sum.total, mustFailures: sum.mustFailures, errors: sum.errors,
+      verdict: s.verdict, word: word(s), line: verdictLine(sum), why: verdictWhy(sum), total: sum.total, mustFailures: sum.mustFailures, errors: sum.errors,
       shouldWarnings: sum.shouldWarnings, knownFailures: sum.knownFailures, unjudgedMust: sum.unjudgedMust,
     });
     expect(card.toComplete, s.name).to.deep.equal(sum.toComplete);
@@ -290,6 +293,63 @@ describe('one verdict, every output (the consistency matrix)', function () {
     if (sum.unjudgedMust) expect(r.stdout, s.name).to.include(`**To complete this certification** (${sum.unjudgedMust} MUST case(s) not judged):`);
     else expect(r.stdout, s.name).to.not.include('To complete this certification');
   }));
+
+  /** The ids of the cases a failure list shows, in the order it shows them. */
+  const problems = (s: Scenario): string[] => s.report.cases.filter(isProblem).sort(worstFirst).map((c) => c.id);
+  const counted = (byVerdict: Record<string, number>, join: string): string => countsInOrder(byVerdict).map(([v, n]) => `${n} ${v}`).join(join);
+
+  it('the console counts each suite and the run in the one order of verdicts', each((s) => {
+    const sum = s.report.summary;
+    expect(s.console, s.name).to.include(`${verdictLine(sum)} (${counted(sum.byVerdict, ', ')}`);
+    // A suite's line: "  ats/job-offers   12 fail · 3 pass"; rdx report prints none.
+    const tallies = [...s.console.matchAll(/^ {2}\S.*? {2,}(\d+ [a-z-]+(?: · \d+ [a-z-]+)*)$/gm)].map((m) => m[1] as string);
+    if (!s.name.startsWith('shards-')) expect(tallies, s.name).to.not.be.empty;
+    for (const tally of tallies) {
+      const verdicts = tally.split(' · ').map((part) => part.replace(/^\d+ /, ''));
+      expect(verdicts, `${s.name}: ${tally}`).to.deep.equal(CASE_VERDICTS.filter((v) => verdicts.includes(v)));
+    }
+  }));
+
+  it('report.html shows each case\'s verdict, its failures worst first and its counts in the one order', each((s) => {
+    const html = readFileSync(join(s.dir, 'report.html'), 'utf8');
+    expect(html, s.name).to.include(`<div class="verdict v-${RUN_VERDICT_CLASS[s.verdict]}">`);
+    const failures = [...html.matchAll(/<article class="case card v-[^"]*" id="failure-[^"]*" data-id="([^"]*)"/g)].map((m) => m[1]);
+    expect(failures, s.name).to.deep.equal(problems(s));
+    const shown = new Map([...html.matchAll(/data-id="([^"]*)" data-verdict="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    for (const c of s.report.cases) expect(shown.get(c.id), `${s.name} ${c.id}`).to.equal(shownVerdict(c));
+    const head = /<table class="counts"><thead><tr><th>Level<\/th>(.*?)<th>Total/.exec(html)?.[1] ?? '';
+    expect([...head.matchAll(/class="badge v-([^"]+)"/g)].map((m) => m[1]), s.name).to.deep.equal([...CASE_VERDICTS]);
+  }));
+
+  it('examples/job-summary.mjs lists the failures and the counts as every other output does', each(async (s) => {
+    const r = await runProgram(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), join(s.dir, 'report.json')], { limitMs: 30_000 });
+    expect(r.stdout, s.name).to.include(` · ${counted(s.report.summary.byVerdict, ', ')}\n`);
+    const rows = [...r.stdout.matchAll(/^\| ([A-Z]+) \| [^|]* \| `([^`]+)` \|/gm)].map((m) => [m[2], m[1]]);
+    const byId = new Map(s.report.cases.map((c) => [c.id, c]));
+    expect(rows.map(([id]) => id), s.name).to.deep.equal(problems(s));
+    for (const [id, verdict] of rows) expect(verdict, `${s.name} ${id}`).to.equal(shownVerdict(byId.get(id as string) as { verdict: string }).toUpperCase());
+  }));
+
+  it('rdx diff shows each changed case\'s verdict as the reports do', each(async (s) => {
+    const d = await rdx(['diff', join(clean.dir, 'report.json'), join(s.dir, 'report.json'), '--format', 'json']);
+    const diff = JSON.parse(d.stdout) as ReportDiff;
+    const now = new Map(s.report.cases.map((c) => [c.id, shownVerdict(c)]));
+    const before = new Map(clean.report.cases.map((c) => [c.id, shownVerdict(c)]));
+    for (const c of [...diff.newlyFailing, ...diff.newlyPassing, ...diff.newlyUnjudged, ...diff.otherChanges]) {
+      expect(c.new, `${s.name} ${c.id}`).to.equal(now.get(c.id) ?? null);
+      expect(c.old, `${s.name} ${c.id}`).to.equal(before.get(c.id) ?? null);
+    }
+  }));
+
+  it('rdx report\'s merge keeps the worse verdict of a case that ran in several shards, by the one order', () => {
+    const shards = [1, 2, 3].map((i) => JSON.parse(readFileSync(join(root, `shard-${i}`, 'latest', 'report.json'), 'utf8')) as RunReport);
+    for (const name of ['shards-merged', 'shards-one-missing']) {
+      const merged = scenarios.find((s) => s.name === name) as Scenario;
+      const kept = new Map(merged.report.cases.map((c) => [c.id, verdictRank(shownVerdict(c))]));
+      const from = name === 'shards-merged' ? shards : shards.slice(0, 2);
+      for (const c of from.flatMap((r) => r.cases)) expect(kept.get(c.id), `${name} ${c.id}`).to.be.at.least(verdictRank(shownVerdict(c)));
+    }
+  });
 
   it('refuses a report of another format everywhere it is read, with exit 2 and a clear message', async () => {
     const other = structuredClone(clean.report) as unknown as Record<string, unknown>;

@@ -3,6 +3,7 @@
 // the cases alone, once, and read by the console (src/reporters/console.ts) and report.html (src/reporters/html.ts).
 // It decides nothing: the verdict and its counts stay summarise()'s (src/core/verdict.ts).
 import { operations } from '../spec/index.js';
+import { isProblem } from './case-view.js';
 import type { CaseResult, Exchange } from './results.js';
 
 /** One case in a group: its id and the request step whose answer broke the clause. */
@@ -25,9 +26,6 @@ export interface FailureGroup {
   findings: number;
   cases: FailedCase[];
 }
-
-/** The cases a failure list shows: failed, warned or errored, baseline entries aside (they have their own list). */
-export const isProblem = (c: CaseResult): boolean => !c.baseline && (c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'error');
 
 let templates: { method: string; path: string; pattern: RegExp; params: number }[] | undefined;
 

@@ -9,24 +9,20 @@ import { UsageError } from '../errors.js';
 import type { ResidueSummary } from './residue.js';
 import type { CaseResult, Observation, ResidueEntry, Unlock } from './results.js';
 import { jsonScan } from './json-scan.js';
+import { RUN_VERDICTS, type RunVerdict } from './case-view.js';
+import type { ToComplete } from './unlocks.js';
 
 export type { ResidueSummary } from './residue.js';
 
 /** The one format this harness writes and reads; a report of any other is refused (exit 2). */
 export const REPORT_FORMAT = 'rdx-report/1';
 
-export type RunVerdict = 'CONFORMANT' | 'INCOMPLETE' | 'KNOWN_FAILURES' | 'NOT_CONFORMANT';
+export { RUN_VERDICTS, type RunVerdict } from './case-view.js';
 
 /** What fails the run: MUST failures only (the default), or SHOULD warnings too (--fail-on should). */
 export type FailOn = 'must' | 'should';
 
-/** One line of "To complete this certification": what would let these MUST cases be judged. */
-export interface ToComplete {
-  unlock: string;
-  how: string;
-  /** The id of every unjudged MUST case this unlock would let run. */
-  cases: string[];
-}
+export type { ToComplete } from './unlocks.js';
 
 /** A MUST case the run did not judge although it was meant to (filtered out, or in a shard that is missing). */
 export interface NotRun {
@@ -220,7 +216,6 @@ const shardLabel: Schema = {
 };
 const shardIndex: Schema = { t: 'number', int: true, min: 1, max: MAX_SHARDS };
 
-export const RUN_VERDICTS: readonly RunVerdict[] = ['CONFORMANT', 'INCOMPLETE', 'KNOWN_FAILURES', 'NOT_CONFORMANT'];
 const CASE_VERDICTS = ['pass', 'fail', 'warn', 'observed', 'skip', 'error'] as const;
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'] as const;
 const unlock = obj({ unlock: str, how: str });

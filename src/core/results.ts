@@ -1,5 +1,6 @@
 // The result vocabulary shared by the http client, checks, engine and reporters: the bottom of the harness.
 import type { Level } from '../spec/index.js';
+import type { Unlock } from './unlocks.js';
 
 /** What went over the wire: recorded for every request the harness sends, redacted before it is stored. */
 export interface Exchange {
@@ -105,11 +106,7 @@ export interface ExploreResult {
   regression?: string;
 }
 
-/** What lets an unjudged case run: `unlock` names it (--allow-irreversible, fixtures.atsJobOfferIds, …), `how` says what to do. */
-export interface Unlock {
-  unlock: string;
-  how: string;
-}
+export type { Unlock } from './unlocks.js';
 
 export type Tier = 'read-only' | 'reversible' | 'irreversible';
 

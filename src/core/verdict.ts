@@ -6,16 +6,11 @@
 import { EXIT } from '../errors.js';
 import type { CaseResult, Unlock } from './results.js';
 import type { FailOn, NotRun, RunVerdict, Summary, ToComplete } from './report.js';
+import { VERDICT_WORDS, shownVerdict } from './case-view.js';
+import { DEADLINE_UNLOCK, INTERRUPTED_UNLOCK } from './unlocks.js';
 
 export type { FailOn, NotRun, RunVerdict, ToComplete } from './report.js';
-
-/** How a run's verdict word is written for people (headline, console, JUnit, HTML, badge, diff). */
-export const VERDICT_WORDS: Record<RunVerdict, string> = {
-  CONFORMANT: 'CONFORMANT',
-  INCOMPLETE: 'INCOMPLETE',
-  KNOWN_FAILURES: 'KNOWN FAILURES',
-  NOT_CONFORMANT: 'NOT CONFORMANT',
-};
+export { VERDICT_WORDS } from './case-view.js';
 
 /** The prefix of a skip reason for a case whose prerequisite failed (shared contract). */
 export const notRunBecause = (id: string, what = 'failed'): string => `not run because ${id} ${what}`;
@@ -24,8 +19,8 @@ export const notRunBecause = (id: string, what = 'failed'): string => `not run b
 export function unlockOf(c: Pick<CaseResult, 'reason' | 'unlock'>): Unlock {
   if (c.unlock) return c.unlock;
   const reason = c.reason ?? 'not judged';
-  if (/^not run \(deadline\)/.test(reason)) return { unlock: '--deadline', how: 'give the run more time (a longer --deadline), or run the missing cases alone and merge the reports' };
-  if (/^not run \(interrupted\)/.test(reason)) return { unlock: 'an uninterrupted run', how: 'run again to the end (the run was stopped by a signal)' };
+  if (/^not run \(deadline\)/.test(reason)) return DEADLINE_UNLOCK;
+  if (/^not run \(interrupted\)/.test(reason)) return INTERRUPTED_UNLOCK;
   const failed = /^not run because (\S+) (failed|errored)/.exec(reason);
   if (failed) return { unlock: `fix ${failed[1]}`, how: `${failed[1]} ${failed[2]}: once it passes, this case runs` };
   return { unlock: 'see the reason', how: reason };
@@ -60,8 +55,8 @@ function decideVerdict(s: VerdictInputs): RunVerdict {
   return 'CONFORMANT';
 }
 
-/** One sentence after the verdict word: why, in counts. */
-export function verdictLine(s: Summary): string {
+/** Why the run has its verdict, in counts: the sentence report.html and the dashboard show under the verdict word. */
+export function verdictWhy(s: Pick<Summary, 'mustFailures' | 'errors' | 'shouldWarnings' | 'unjudgedMust' | 'knownFailures' | 'failOn'>): string {
   const parts: string[] = [];
   if (s.mustFailures) parts.push(`${s.mustFailures} MUST failure(s)`);
   if (s.errors) parts.push(`${s.errors} error(s)`);
@@ -69,8 +64,11 @@ export function verdictLine(s: Summary): string {
   if (s.unjudgedMust) parts.push(`${s.unjudgedMust} MUST case(s) not judged`);
   if (s.knownFailures) parts.push(`${s.knownFailures} known failure(s) excused by the baseline`);
   if (!parts.length) parts.push('every MUST case judged and passed');
-  return `${VERDICT_WORDS[s.verdict]}: ${parts.join(', ')}`;
+  return parts.join(', ');
 }
+
+/** The verdict word and why: the console's closing line, and the run card's. */
+export const verdictLine = (s: Summary): string => `${VERDICT_WORDS[s.verdict]}: ${verdictWhy(s)}`;
 
 /**
  * The counts and the verdict of a set of results: the one place a run's verdict is decided. `notRun` are MUST cases
@@ -83,7 +81,7 @@ export function summarise(cases: CaseResult[], options: { failOn?: FailOn; notRu
   const byVerdict = new Map<string, number>();
   const byLevel = new Map<string, Map<string, number>>();
   for (const c of cases) {
-    const verdict = c.baseline ? 'known-failure' : c.verdict;
+    const verdict = shownVerdict(c);
     byVerdict.set(verdict, (byVerdict.get(verdict) ?? 0) + 1);
     const level = byLevel.get(c.level) ?? new Map<string, number>();
     level.set(verdict, (level.get(verdict) ?? 0) + 1);

@@ -2,6 +2,7 @@
 // users expect. The verdict is the runner's; mocha only shows it.
 import Mocha from 'mocha';
 import { verdictOf, type CaseResult, type Verdict } from '../core/results.js';
+import { isProblem } from '../core/case-view.js';
 import type { RunProgress } from '../core/progress.js';
 import { escapeJsonForTerminal, escapeTerminal } from '../core/terminal.js';
 import type { CaseDef } from './suite.js';
@@ -56,7 +57,7 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
     const out = await judgedCase(byId.get(scheduled.id) as CaseDef, run);
     run.judged(out.r);
     // --bail: the first failure starts no other case (the pool would start the next before mocha bails).
-    if (options.bail && !out.r.baseline && ['fail', 'warn', 'error'].includes(out.r.verdict)) pool.stop(notStarted);
+    if (options.bail && isProblem(out.r)) pool.stop(notStarted);
     return { ...out, verdict: out.r.verdict };
   }, run.progress);
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');

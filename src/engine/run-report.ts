@@ -15,6 +15,7 @@ import { residueSummary } from '../core/residue.js';
 import { REPORT_FORMAT, type BaselineOutcome, type InterpretationProfile, type NotRun, type RunReport, type StopReason } from '../core/report.js';
 import { latencyOf } from './latency.js';
 import { unrunCase } from './case-run.js';
+import { BAIL_UNLOCK, FILTERS_UNLOCK, shardUnlock } from '../core/unlocks.js';
 
 export function newRunId(now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
@@ -57,7 +58,7 @@ export function assembleReport(run: RunRecord): RunReport {
     ...leftOut(run.all, planned, run.filters),
     // --bail stops the run at the first failure: what it never reached was not judged.
     ...planned.filter((c) => c.level === 'MUST' && !results.has(c.id))
-      .map((c) => ({ id: c.id, unlock: { unlock: 'without --bail', how: 'run without --bail: the run stopped at the first failing case' } })),
+      .map((c) => ({ id: c.id, unlock: BAIL_UNLOCK })),
   ];
   const finishedAt = new Date();
   return {
@@ -110,9 +111,9 @@ export function leftOut(all: CaseDef[], ran: CaseDef[], filters: CaseFilters): N
   return all.filter((c) => c.level === 'MUST' && unfiltered.has(c.id) && !inRun.has(c.id)).map((c) => {
     const i = shardOf.get(c.id);
     if (shard && inWanted.has(c.id) && i !== undefined) {
-      return { id: c.id, unlock: { unlock: `--shard ${i}/${shard.count}`, how: `run shard ${i}/${shard.count} too and merge the reports with rdx report` } };
+      return { id: c.id, unlock: shardUnlock(i, shard.count) };
     }
-    return { id: c.id, unlock: { unlock: 'without filters', how: 'run without --tag, --level, --endpoint, --clause, --grep or --read-only: they left these cases out' } };
+    return { id: c.id, unlock: FILTERS_UNLOCK };
   });
 }
 

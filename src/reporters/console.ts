@@ -4,6 +4,7 @@
 // suite too, with the stack. Everything goes to stdout, where the summary lines follow; stderr is for errors. Any text
 // the target sent goes through escapeTerminal.
 import Mocha from 'mocha';
+import { CASE_VERDICTS, isProblemVerdict, shownVerdict } from '../core/case-view.js';
 import { failureGroups, stepLabel, type FailureGroup } from '../core/failures.js';
 import type { CaseResult } from '../core/results.js';
 import type { JudgedTest } from '../engine/judged-test.js';
@@ -13,15 +14,12 @@ const { EVENT_RUN_END, EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_T
 
 /** Longest finding shown on a line; report.html has the whole of it. */
 const LINE = 220;
-const ORDER = ['pass', 'observed', 'known-failure', 'skip', 'warn', 'fail', 'error'];
 
 /** A target's text on one line: control characters escaped, whitespace runs folded, long text cut. */
 export function oneLine(text: string, max = LINE): string {
   const flat = escapeTerminal(text.replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
-
-const shown = (r: CaseResult): string => (r.baseline ? 'known-failure' : r.verdict);
 
 /**
  * "FAIL  [MUST] case-id  CLAUSE (+1 more)  step 2 GET /ats/job-offers/{id}  finding": what broke, at which level of
@@ -35,7 +33,7 @@ export function failureLine(r: CaseResult): string {
   const clause = first ? `${first.clause}${clauses.length > 1 ? ` (+${clauses.length - 1} more)` : ''}` : '-';
   const step = first ? stepLabel(r.exchanges, first.exchange) : undefined;
   const why = first?.message ?? r.reason ?? '';
-  return `${shown(r).toUpperCase().padEnd(5)} [${first?.level ?? r.level}] ${r.id}  ${clause}  ${step ? `${step}  ` : ''}${oneLine(why)}`;
+  return `${shownVerdict(r).toUpperCase().padEnd(5)} [${first?.level ?? r.level}] ${r.id}  ${clause}  ${step ? `${step}  ` : ''}${oneLine(why)}`;
 }
 
 /** Case ids shown per group on the console; report.html and report.json have them all. */
@@ -78,10 +76,10 @@ export class ConsoleReporter extends Mocha.reporters.Base {
     runner.on(EVENT_TEST_PENDING, () => {});
     runner.on(EVENT_TEST_END, (test: Mocha.Test) => {
       const r = (test as JudgedTest).rdx;
-      const verdict = r ? shown(r) : test.state === 'failed' ? 'error' : test.state === 'pending' ? 'skip' : 'pass';
+      const verdict = r ? shownVerdict(r) : test.state === 'failed' ? 'error' : test.state === 'pending' ? 'skip' : 'pass';
       counts.set(verdict, (counts.get(verdict) ?? 0) + 1);
       if (r) results.push(r);
-      if (r && debug && ['fail', 'warn', 'error'].includes(verdict)) {
+      if (r && debug && isProblemVerdict(verdict)) {
         problems.push(`    ${failureLine(r)}`);
         const stack = errors.get(test)?.stack;
         if (stack) problems.push(stack.replace(/^/gm, '        '));
@@ -94,7 +92,7 @@ export class ConsoleReporter extends Mocha.reporters.Base {
     });
     runner.on(EVENT_SUITE_END, (suite: Mocha.Suite) => {
       if (suite.root || !suite.parent?.root) return;
-      const tally = ORDER.filter((v) => counts.get(v)).map((v) => `${counts.get(v)} ${v}`).join(' · ');
+      const tally = CASE_VERDICTS.filter((v) => counts.get(v)).map((v) => `${counts.get(v)} ${v}`).join(' · ');
       out(`  ${suite.title.padEnd(28)} ${tally}`);
       for (const line of problems) out(line);
       counts = new Map();

@@ -4,6 +4,7 @@
 // Each run's verdict is read from its report (summary.verdict), never derived here.
 import { UsageError } from '../errors.js';
 import type { CaseResult } from '../core/results.js';
+import { isProblemVerdict, shownVerdict } from '../core/case-view.js';
 import { readReportFile, type EndpointLatency, type FailOn, type Latency, type RunReport as Report, type RunVerdict } from '../core/report.js';
 import { VERDICT_WORDS } from '../core/verdict.js';
 import { operations } from '../spec/index.js';
@@ -96,9 +97,7 @@ export interface ReportDiff {
 /** Worse last, as src/core/verdict.ts weighs them: a failure outweighs a gap, a gap outweighs an excused failure. */
 const VERDICT_ORDER: RunVerdict[] = ['CONFORMANT', 'KNOWN_FAILURES', 'INCOMPLETE', 'NOT_CONFORMANT'];
 
-const PROBLEM = new Set(['fail', 'error', 'warn']);
 const MUST_PROBLEM = new Set(['fail', 'error']);
-const shown = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 
 /**
  * Reads a report.json, or the report.json of a bundle whose every hash holds; either is checked as every report read
@@ -207,9 +206,9 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
     if (after.has(id)) continue;
     diff.removed.push(id);
     // Gone from the new run: what the old run judged is no longer proven.
-    if (judged(shown(was))) {
+    if (judged(shownVerdict(was))) {
       diff.newlyUnjudged.push({
-        id, level: was.level, title: was.title, old: shown(was), new: null, clauses: [],
+        id, level: was.level, title: was.title, old: shownVerdict(was), new: null, clauses: [],
         finding: 'not in the new run (filtered out, in a missing shard, or no longer in the suites)',
       });
     }
@@ -217,15 +216,15 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
   for (const [id, c] of after) {
     const was = before.get(id);
     if (!was) diff.added.push(id);
-    const o = was ? shown(was) : null;
-    const n = shown(c);
+    const o = was ? shownVerdict(was) : null;
+    const n = shownVerdict(c);
     if (o === n) continue;
     const change = (source: CaseResult): CaseChange => ({
       id, level: c.level, title: c.title, old: o, new: n, clauses: brokenClauses(source),
       ...(finding(source) !== undefined ? { finding: finding(source) as string } : {}),
     });
-    if ((MUST_PROBLEM.has(n) && !MUST_PROBLEM.has(o ?? '')) || (n === 'warn' && !PROBLEM.has(o ?? ''))) diff.newlyFailing.push(change(c));
-    else if ((n === 'pass' || n === 'observed') && was && (PROBLEM.has(o ?? '') || o === 'known-failure')) diff.newlyPassing.push(change(was));
+    if ((MUST_PROBLEM.has(n) && !MUST_PROBLEM.has(o ?? '')) || (n === 'warn' && !isProblemVerdict(o ?? ''))) diff.newlyFailing.push(change(c));
+    else if ((n === 'pass' || n === 'observed') && was && (isProblemVerdict(o ?? '') || o === 'known-failure')) diff.newlyPassing.push(change(was));
     else if (n === 'skip' && judged(o)) diff.newlyUnjudged.push(change(c));
     else if (was) diff.otherChanges.push(change(c));
   }

@@ -12,23 +12,19 @@ import { SCRIPT, STYLE } from './html-assets.js';
 import { blockers } from './html-failures.js';
 import { LABEL, MEANING, anchor, badge, esc, plural, targetText } from './html-text.js';
 import { packPageData, pageData } from './html-data.js';
-import { VERDICT_RANK, type Report } from './merge.js';
-import { VERDICT_WORDS, verdictLine } from '../core/verdict.js';
+import type { Report } from './merge.js';
+import { VERDICT_WORDS, verdictWhy } from '../core/verdict.js';
+import { CASE_VERDICTS, RUN_VERDICT_CLASS, isProblem, shownVerdict as shown, worstFirst, worstVerdict as worst } from '../core/case-view.js';
 import type { Latency } from '../engine/latency.js';
 import type { TransportStats } from '../http/throttle.js';
 import { transportSummary } from './transport.js';
 
-/** The verdicts as the page shows them; a baselined failure is a "known failure". */
-const VERDICT_ORDER = ['fail', 'error', 'warn', 'known-failure', 'skip', 'pass', 'observed'] as const;
 const LEVELS = ['MUST', 'SHOULD', 'OBSERVE'];
 /** The matrix column of OBSERVE cases: open points have no clause family. */
 const OPEN = 'open-points';
 /** A matrix cell's count of passes is a tick; the other verdicts keep their word. */
 const CELL_WORD: Record<string, string> = { ...LABEL, pass: '✓' };
 
-const shown = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
-const rank = (v: string): number => VERDICT_RANK[v] ?? -1;
-const worst = (vs: string[]): string => vs.reduce((a, b) => (rank(b) > rank(a) ? b : a));
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
 
 interface SpecIndex {
@@ -70,8 +66,7 @@ export function caseCells(c: CaseResult, spec: SpecIndex): Map<string, string> {
 export function htmlReport(report: Report): string {
   const spec = specIndex();
   const cellsByCase = new Map(report.cases.map((c) => [c.id, caseCells(c, spec)]));
-  const failures = report.cases.filter((c) => !c.baseline && (c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'error'))
-    .sort((a, b) => rank(shown(b)) - rank(shown(a)));
+  const failures = report.cases.filter(isProblem).sort(worstFirst);
   const failureIds = new Set(failures.map((c) => c.id));
   const known = report.cases.filter((c) => c.baseline);
   const title = `${VERDICT_WORDS[report.summary.verdict]} · ${report.run.target.baseUrl} · rdx-conformance report`;
@@ -132,10 +127,10 @@ function header(report: Report, failing: CaseResult[]): string {
   const s = report.summary;
   // The engine's verdict and counts, in the same sentence as the console's last lines (src/core/verdict.ts).
   const verdict = s.verdict;
-  const v = ({ CONFORMANT: 'pass', NOT_CONFORMANT: 'fail', INCOMPLETE: 'incomplete', KNOWN_FAILURES: 'known' } as const)[verdict];
+  const v = RUN_VERDICT_CLASS[verdict];
   const unjudged = s.unjudgedMust;
   const why = [
-    verdictLine(s).slice(VERDICT_WORDS[verdict].length + 2),
+    verdictWhy(s),
     ...(s.shouldWarnings && s.failOn !== 'should' ? [`${plural(s.shouldWarnings, 'SHOULD warning')} (not failing the run; --fail-on should would)`] : []),
     ...(report.missingShards?.length ? [`missing shard(s) ${report.missingShards.join(', ')}`] : []),
   ].join(' · ');
@@ -192,10 +187,10 @@ function countsTable(report: Report): string {
   const rows = levels.map((l) => {
     const counts = byLevel[l] ?? {};
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    return `<tr><td><span class="level">${esc(l)}</span></td>${VERDICT_ORDER.map((v) => cell(counts[v])).join('')}<td>${esc(total)}</td></tr>`;
+    return `<tr><td><span class="level">${esc(l)}</span></td>${CASE_VERDICTS.map((v) => cell(counts[v])).join('')}<td>${esc(total)}</td></tr>`;
   });
-  const totals = VERDICT_ORDER.map((v) => cell(report.summary.byVerdict[v]));
-  return `<table class="counts"><thead><tr><th>Level</th>${VERDICT_ORDER.map((v) => `<th>${badge(v)}</th>`).join('')}<th>Total</th></tr></thead>
+  const totals = CASE_VERDICTS.map((v) => cell(report.summary.byVerdict[v]));
+  return `<table class="counts"><thead><tr><th>Level</th>${CASE_VERDICTS.map((v) => `<th>${badge(v)}</th>`).join('')}<th>Total</th></tr></thead>
 <tbody>${rows.join('')}</tbody><tfoot><tr><td>All</td>${totals.join('')}<td>${esc(report.summary.total)}</td></tr></tfoot></table>`;
 }
 
@@ -219,7 +214,7 @@ function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<st
       const verdicts = cell.get(`${op.endpoint}:${f}`);
       if (!verdicts) return '<td class="cell empty"><span title="no case">·</span></td>';
       const v = worst(verdicts);
-      const counts = VERDICT_ORDER.map((x) => [x, verdicts.filter((y) => y === x).length] as const).filter(([, n]) => n);
+      const counts = CASE_VERDICTS.map((x) => [x, verdicts.filter((y) => y === x).length] as const).filter(([, n]) => n);
       const tally = counts.map(([x, n]) => `${n} ${LABEL[x]}`).join(', ');
       const label = `${op.method} ${op.path} × ${f === OPEN ? 'open points' : f}`;
       // Worst first, so the count that gave the cell its colour is the first thing read: "1 fail · 15 ✓".
@@ -236,7 +231,7 @@ function matrix(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<st
 <p class="lead">Each cell counts the cases that judge a clause of that family on that endpoint, by verdict (<b>15 ✓ · 1 skip</b>: fifteen passed, one was not judged), and takes the colour of the worst of them. A case that broke a clause of another family than its own counts in that family. Select a cell to see its cases. The last columns are the target's answer times on that endpoint during this run.</p>
 <div class="matrix-wrap"><table class="matrix"><thead><tr><th class="n">#</th><th>Operation</th>${families.map((f) => `<th title="${esc(familyTitle(f))}">${esc(f === OPEN ? 'open points' : f)}</th>`).join('')}<th class="lat" title="median answer time, ms">p50 ms</th><th class="lat" title="95th percentile, ms">p95 ms</th><th class="lat" title="slowest answer, ms">max ms</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></div>
-<div class="legend"><span><b>Legend</b></span>${VERDICT_ORDER.map((v) => `<span>${badge(v)}${v === 'pass' ? ' (✓ in a cell)' : ''} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
+<div class="legend"><span><b>Legend</b></span>${CASE_VERDICTS.map((v) => `<span>${badge(v)}${v === 'pass' ? ' (✓ in a cell)' : ''} ${esc(MEANING[v])}</span>`).join('')}<span><span class="badge v-empty">·</span> no case</span></div>
 <p class="muted latency-note">Answer times (p50, p95 and max of the implementation's answers to this run's requests, per endpoint; requests that got no answer are not timed): a conformance run sends a few hundred requests one at a time, so this is not a load test. It shows a slow endpoint beside its verdicts; <code>rdx diff</code> compares it between runs.</p>${throttling ? `
 <p class="muted transport-note">${esc(throttling)}.</p>` : ''}
 </section>`;
@@ -294,7 +289,7 @@ ${quiet.length ? `<details class="more"><summary>${plural(quiet.length, 'open po
 
 function filters(report: Report): string {
   const counts = (v: string): number => report.cases.filter((c) => shown(c) === v).length;
-  const verdicts = VERDICT_ORDER.filter((v) => counts(v) > 0);
+  const verdicts = CASE_VERDICTS.filter((v) => counts(v) > 0);
   const levels = LEVELS.filter((l) => report.cases.some((c) => c.level === l));
   const tags = [...new Set(report.cases.flatMap((c) => c.tags))].sort();
   const endpoints = new Set(report.cases.flatMap((c) => c.endpoints));

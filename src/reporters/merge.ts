@@ -1,7 +1,9 @@
 // Merging the reports of shards (rdx run --shard i/n) into one report.
 import { residueSummary } from '../core/residue.js';
+import { shownVerdict, verdictRank } from '../core/case-view.js';
 import { UsageError } from '../errors.js';
-import type { CaseResult } from '../core/results.js';
+import type { CaseResult, Unlock } from '../core/results.js';
+import { missingShardUnlock, shardOfUnlock } from '../core/unlocks.js';
 import type { InterpretationProfile, MergedFrom, NotRun, RunReport } from '../core/report.js';
 import { summarise } from '../core/verdict.js';
 import { latencyOf } from '../engine/latency.js';
@@ -11,11 +13,6 @@ export type { MergedFrom } from '../core/report.js';
 
 /** A report as the readers take it: one run's, or several merged (mergedFrom, missingShards). */
 export type Report = RunReport;
-
-/** Worse first: the order in which a verdict outweighs another (the HTML report colours cells by it too). */
-export const VERDICT_RANK: Record<string, number> = { fail: 6, error: 5, warn: 4, 'known-failure': 3, skip: 2, pass: 1, observed: 0 };
-
-const displayVerdict = (c: CaseResult): string => (c.baseline ? 'known-failure' : c.verdict);
 
 /**
  * One report from several of the same harness version and spec: cases concatenated and de-duplicated by id
@@ -40,7 +37,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   for (const { report } of reports) {
     for (const c of report.cases) {
       const seen = cases.get(c.id);
-      if (!seen || (VERDICT_RANK[displayVerdict(c)] ?? 0) > (VERDICT_RANK[displayVerdict(seen)] ?? 0)) cases.set(c.id, c);
+      if (!seen || verdictRank(shownVerdict(c)) > verdictRank(shownVerdict(seen))) cases.set(c.id, c);
     }
   }
   const merged = [...cases.values()];
@@ -65,7 +62,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   // shard's cases are those each shard's report lists under that shard's unlock: read from the reports, never planned
   // again here, so no pattern a report file holds (filters.grep) is ever run.
   const notRun: NotRun[] = reports.flatMap(({ report }) => report.summary.toComplete
-    .flatMap((t) => t.cases.map((id) => ({ id, unlock: missingShardUnlock(t, missingShards) }))));
+    .flatMap((t) => t.cases.map((id) => ({ id, unlock: mergedUnlock(t, missingShards) }))));
 
   return {
     ...base,
@@ -131,11 +128,9 @@ function missing(from: MergedFrom[]): string[] {
 }
 
 /** A shard's unlock ("--shard 2/3") says the shard is missing from the merge when it is; any other stays as it was. */
-function missingShardUnlock(t: { unlock: string; how: string }, missingShards: string[]): { unlock: string; how: string } {
-  const label = /^--shard (\d+\/\d+)$/.exec(t.unlock)?.[1];
-  return label !== undefined && missingShards.includes(label)
-    ? { unlock: t.unlock, how: `shard ${label} is missing: run it and merge its report.json too` }
-    : { unlock: t.unlock, how: t.how };
+function mergedUnlock(t: Unlock, missingShards: string[]): Unlock {
+  const shard = shardOfUnlock(t.unlock);
+  return shard !== undefined && missingShards.includes(shard) ? missingShardUnlock(shard) : { unlock: t.unlock, how: t.how };
 }
 
 function shardOf(report: RunReport): string | undefined {

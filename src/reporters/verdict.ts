@@ -3,6 +3,7 @@
 import type { Summary } from '../core/report.js';
 import { verdictLine } from '../core/verdict.js';
 import { escapeTerminal } from '../core/terminal.js';
+import { countsInOrder } from '../core/case-view.js';
 
 export { VERDICT_WORDS, type RunVerdict } from '../core/verdict.js';
 
@@ -24,6 +25,6 @@ export function toCompleteLines(summary: Pick<Summary, 'toComplete' | 'unjudgedM
 
 /** The closing lines of a run on the console: the verdict, the counts, and what would complete it. */
 export function verdictSummary(s: Summary): string {
-  const counts = Object.entries(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
+  const counts = countsInOrder(s.byVerdict).map(([k, v]) => `${v} ${k}`).join(', ');
   return [`${verdictLine(s)} (${counts}${s.failOn === 'should' ? '; --fail-on should' : ''})`, ...toCompleteLines(s)].join('\n');
 }
