@@ -1,6 +1,7 @@
 // A whole conformance run: plan the cases, reach the target (or start the bundled simulator), run every case as a
 // mocha test, and hand back the report and the exit code. Output files are written by src/reporters.
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { expiresInUnit, type Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
@@ -178,6 +179,9 @@ export const DEFAULT_DEADLINE_MS = 60 * 60_000;
 /** One switch for both ways a run is stopped early (the deadline, an interrupt); its reason says which came first. */
 function haltSwitch(options: RunOptions): { signal: AbortSignal; deadlineMs: number; stoppedAt: () => Date | undefined; dispose: () => void } {
   const halt = new AbortController();
+  // Every request under way listens for the stop (src/http/client.ts), and an explore case sends two side by side:
+  // Node's default of 10 listeners would warn on stderr at the default concurrency.
+  setMaxListeners(MAX_CONCURRENCY * 4 + 16, halt.signal);
   let stoppedAt: Date | undefined;
   const stop = (reason: StopReason): void => {
     if (halt.signal.aborted) return;
