@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
 import { defaults, type Profile } from '../config/profile.js';
+import { DEFAULT_EXPLORE_BUDGET } from '../engine/explore/index.js';
 import { runConformance, type Summary } from '../engine/run.js';
 import { verdictOf, type CaseResult } from '../core/results.js';
 import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
@@ -136,6 +137,9 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
     ...defaults(),
     // PUT /users is judged too: the embedded simulator is thrown away after the run.
     allowIrreversible: true,
+    // The default request budget, but at most 15 s of search per explore case: a rate-limited persona would spend
+    // the whole default minute waiting, and every fault exploration must catch is caught in a few seconds.
+    explore: { requests: DEFAULT_EXPLORE_BUDGET.requests, seconds: 15 },
     declared: declare ? { ...(persona?.declared ?? {}) } : {},
     // A vendor that declares its reading also says how its ids are learned, where the variant needs that.
     ...(declare && persona?.profile?.idSources ? { idSources: persona.profile.idSources } : {}),
