@@ -218,8 +218,7 @@ describe('the packed package, installed with --omit=dev', function () {
 
       // The profile a vendor fills in: its id logs (one per resource, as the variant writes them), the number of one of
       // its ATS job offers (this variant numbers them in creation order) and an expired token.
-      const pid = String(sim.child.pid);
-      const file = (name: string): { file: string } => ({ file: join(logs, `rdx-simulator-${name}-ids-${pid}.jsonl`) });
+      const file = (name: string): { file: string } => ({ file: join(logs, `rdx-simulator-${name}-ids.jsonl`) });
       const expired = await json(`${sim.baseUrl}/__admin/expired-token`, { method: 'POST', headers: { 'x-rdx-admin': '1' } });
       const profile = join(dir, 'rdx.config.json');
       writeFileSync(profile, JSON.stringify({
