@@ -30,7 +30,7 @@ async function npm(args: string[], cwd: string): Promise<string> {
     cwd,
     timeout: NPM_LIMIT_MS,
     maxBuffer: 64 * 1024 * 1024,
-    // --ignore-scripts: the caller has built already; `prepare` would rebuild.
+    // --ignore-scripts: the caller has built already; `prepack` would rebuild.
     env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
   });
   return stdout;
