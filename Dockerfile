@@ -13,7 +13,7 @@ ARG NODE_IMAGE=node:20-alpine
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-# --ignore-scripts: the prepare script builds, and the sources are not copied yet.
+# --ignore-scripts: no install script of a dependency runs here (the package's own build is the next step).
 RUN npm ci --ignore-scripts --no-audit --no-fund
 # The whole checkout (.dockerignore leaves out node_modules, dist, reports and local state): what goes into the
 # image is chosen below, by package.json "files", not here.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { appendFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { defaults, type IdSource, type Profile } from '../config/profile.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName, type Persona } from '../../simulator/personas/index.js';
@@ -11,6 +11,7 @@ import { embeddedSimulator } from '../cli/compose.js';
 import { IdSourceSet, keyFields } from './id-sources.js';
 import type { HttpClient } from '../http/client.js';
 import { resourceInfo } from '../spec/index.js';
+import { runSimulate } from '../../test/support/simulator.js';
 
 const messageOnly = personaByName('message-only-batch') as Persona;
 const withIdLogs = personaByName('message-only-with-id-logs') as Persona;
@@ -156,6 +157,54 @@ describe('an id log of hundreds of MB (issue 36)', function () {
     const ids = new IdSourceSet({ 'application-step': { file } }, { baseUrl: 'http://127.0.0.1:9', http: undefined as unknown as HttpClient, token: () => Promise.resolve('t') });
     for (const n of [3, 1, 2]) {
       expect(await ids.learn('application-step', { application_ats_id: `app-${n}`, step: 'hired', recorded_at: '2026-11-27' })).to.deep.equal({ id: String(1000 + n) });
+    }
+  });
+});
+
+describe('the simulator\'s id logs across a restart (issue 40 §3)', function () {
+  this.timeout(180_000);
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rdx-id-log-dir-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The id logs the start-up banner names, by their profile key. */
+  const bannerLogs = (out: string): Record<string, { file: string }> =>
+    Object.fromEntries([...out.matchAll(/(\S+) \(idSources\.(\w+)\.file\)/g)].map((m) => [m[2] as string, { file: m[1] as string }]));
+
+  it('keeps their names, printed at start-up, so the same profile gives a complete run after the simulator restarts', async () => {
+    const args = ['--host', '127.0.0.1', '--port', '0', '--variant', 'message-only-with-id-logs'];
+    let profile: Partial<Profile> | undefined;
+    const seen: Record<string, { file: string }>[] = [];
+    const runs: { verdict: string; skipped: string[]; seconds: number }[] = [];
+    for (let start = 0; start < 2; start += 1) {
+      const result = await runSimulate(args, { RDX_SIM_ID_LOG_DIR: dir }, async (out) => {
+        const baseUrl = /listening on (\S+)/.exec(out)?.[1] ?? '';
+        seen.push(bannerLogs(out));
+        // Written once, from the first start's banner, as a vendor would: the second run reads the same file.
+        if (!profile) {
+          const expired = await fetch(`${baseUrl}/__admin/expired-token`, { method: 'POST', headers: { 'x-rdx-admin': '1' } });
+          const token = ((await expired.json()) as { data?: { access_token?: string }[] }).data?.[0]?.access_token;
+          profile = {
+            declared: withIdLogs.declared ?? {}, idSources: bannerLogs(out), fixtures: { ...(token ? { expiredToken: token } : {}), atsJobOfferIds: ['1'] },
+            clientId: 'rdx-client', clientSecret: 'rdx-secret',
+          };
+        }
+        const began = Date.now();
+        const { report } = await runConformance({ reporter: 'none', profile: { ...defaults(), allowIrreversible: true, ...profile, baseUrl } });
+        runs.push({ verdict: report.summary.verdict, skipped: skips(report), seconds: (Date.now() - began) / 1000 });
+      }, 150_000);
+      expect(result.code, result.out).to.equal(0);
+    }
+    console.log(`      runs: ${runs.map((r) => `${r.verdict} in ${r.seconds.toFixed(1)} s`).join(', then after the restart ')}`);
+    const files = Object.values(seen[0] ?? {}).map((s) => s.file);
+    expect(files.map((f) => basename(f)).sort()).to.deep.equal(['application-step', 'ats-job-offer', 'jobboard-activity', 'jobboard-job-offer'].map((n) => `rdx-simulator-${n}-ids.jsonl`));
+    expect(files.every((f) => dirname(f) === dir)).to.equal(true);
+    expect(seen[1]).to.deep.equal(seen[0]);
+    for (const run of runs) {
+      expect(run.skipped).to.deep.equal([]);
+      expect(run.verdict).to.equal('CONFORMANT');
     }
   });
 });

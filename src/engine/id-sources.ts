@@ -165,6 +165,11 @@ class ResourceIds {
     return this.known.find((k) => matchesKey(k.key, key))?.id;
   }
 
+  /** Every id learned for the key, oldest first (a service may create several records with one key). */
+  all(key: RecordKey): string[] {
+    return [...new Set(this.known.filter((k) => matchesKey(k.key, key)).map((k) => k.id))];
+  }
+
   async learn(key: RecordKey): Promise<Learned> {
     const seen = this.get(key);
     if (seen !== undefined) return { id: seen };
@@ -321,6 +326,11 @@ export class IdSourceSet {
   /** The id already learned for a record, without asking. */
   get(resource: IdSourceResource, key: RecordKey): string | undefined {
     return this.byResource.get(resource)?.get(key);
+  }
+
+  /** Every id learned so far for records with the key, oldest first, without asking. */
+  all(resource: IdSourceResource, key: RecordKey): string[] {
+    return this.byResource.get(resource)?.all(key) ?? [];
   }
 
   async learn(resource: IdSourceResource, key: RecordKey): Promise<Learned> {

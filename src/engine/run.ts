@@ -143,7 +143,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
     let sweep: SweepOutcome | undefined;
     if (!halt.signal.aborted) {
-      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency).catch(() => undefined));
+      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency, (e) => runner.services.ledger.idOf(e)).catch(() => undefined));
       http.takeThrottled();
     }
     const report = assembleReport({

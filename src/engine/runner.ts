@@ -34,7 +34,7 @@ export class Runner {
     this.services = {
       ...deps,
       results: new Map(),
-      ledger: new ResidueLedger(deps.gen.invalidItems),
+      ledger: new ResidueLedger(deps.gen.invalidItems, deps.ids),
       budget: new ReportBudget(deps.secrets, deps.http),
       throttled: new ThrottledAnswers(deps.profile.declared, deps.gen.invalidItems),
       walking: { bytes: 0 },

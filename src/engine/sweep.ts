@@ -17,19 +17,22 @@ export interface SweepOutcome {
 
 /**
  * Sends a DELETE for every record in the ledger not yet deleted whose resource has one and whose id the run learnt
- * (one per record, however many entries name it), up to `concurrency` at a time; marks the entries of the records
- * the target deleted (2xx).
+ * (from an answer, or from the resource's id source: `idOf`), one per record however many entries name it, up to
+ * `concurrency` at a time; marks the entries of the records the target deleted (2xx).
  */
 export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>,
-  concurrency = 1): Promise<SweepOutcome> {
+  concurrency = 1, idOf: (entry: ResidueEntry) => Promise<number | string | undefined> = (e) => Promise.resolve(e.id)): Promise<SweepOutcome> {
   const paths = deletableById();
   // The same record may be in the ledger twice (created by one case, named by another's control).
   const records = new Map<string, { url: string; entries: ResidueEntry[] }>();
   for (const entry of ledger) {
     const path = paths.get(entry.resource);
-    if (entry.deleted || !path || entry.id === undefined) continue;
-    const key = `${entry.resource} ${String(entry.id)}`;
-    const url = `${baseUrl.replace(/\/$/, '')}${path.replace('{id}', encodeURIComponent(String(entry.id)))}`;
+    if (entry.deleted || !path) continue;
+    const id = await idOf(entry);
+    if (id === undefined) continue;
+    entry.id = id;
+    const key = `${entry.resource} ${String(id)}`;
+    const url = `${baseUrl.replace(/\/$/, '')}${path.replace('{id}', encodeURIComponent(String(id)))}`;
     records.set(key, { url, entries: [...(records.get(key)?.entries ?? []), entry] });
   }
   const queue = [...records.values()];

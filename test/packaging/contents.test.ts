@@ -11,6 +11,7 @@ import { packList, type PackList } from '../support/package.js';
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   bin: Record<string, string>; main: string; types: string; exports: Record<string, unknown>;
   dependencies: Record<string, string>; devDependencies: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>; scripts: Record<string, string>;
 };
 
 /** The module specifiers of compiled ESM: static imports and re-exports, side-effect imports, import() and require(). */
@@ -72,6 +73,14 @@ describe('package contents (npm pack --dry-run)', function () {
     for (const p of [manifest.main, manifest.types, ...Object.values(manifest.bin)]) expect(paths, p).to.include(p.replace(/^\.\//, ''));
   });
 
+  it('needs testcontainers only for --image (an optional peer dependency), and runs no script of its own on install', () => {
+    expect(manifest.dependencies).to.not.have.property('testcontainers');
+    expect(manifest.peerDependenciesMeta?.['testcontainers']?.optional).to.equal(true);
+    // prepare runs on a local install and again on npm pack; prepack builds once, when packing, never on install.
+    expect(Object.keys(manifest.scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s))).to.deep.equal([]);
+    expect(manifest.scripts['prepack']).to.equal('npm run build');
+  });
+
   it('declares the programmatic entry point with its types', () => {
     expect(manifest.exports['.']).to.deep.equal({ types: `./${manifest.types}`, default: `./${manifest.main}` });
     expect(paths).to.include(manifest.types);
@@ -91,6 +100,8 @@ describe('package contents (npm pack --dry-run)', function () {
           continue;
         }
         const name = packageName(specifier);
+        // An optional peer dependency (testcontainers) only where --image alone loads it (src/container/load.ts).
+        if (manifest.peerDependenciesMeta?.[name]?.optional && file === 'dist/src/container/index.js') continue;
         if (!(name in manifest.dependencies)) {
           problems.push(`${file} imports ${specifier}, but ${name} is ${name in manifest.devDependencies ? 'a devDependency' : 'not a dependency'}`);
         }

@@ -84,6 +84,15 @@ describe('the packed package, installed with --omit=dev', function () {
     for (const name of Object.keys(own.dependencies)) expect(top, name).to.include(name);
     // Dev-only tools: present in a dev checkout, absent from a production install (unless a dependency needs them).
     for (const name of ['typescript', 'eslint', 'c8', 'chai', 'playwright-core']) expect(top, name).not.to.include(name);
+    // testcontainers (with ssh2 and cpu-features) is an optional peer dependency: only --image needs it.
+    for (const name of ['testcontainers', 'ssh2', 'cpu-features', 'dockerode']) expect(top, name).not.to.include(name);
+  });
+
+  it('rdx run --image without testcontainers installed says what to install (exit 2, no stack trace)', async () => {
+    const r = await exec(installed.bin, ['run', '--image', 'acme/api:1.0', '-R', 'dot', '--report-dir', join(work, 'no-image')], { cwd: work, limitMs: 60_000 });
+    expect(r.code, r.stderr).to.equal(2);
+    expect(r.stderr).to.include('install testcontainers to use --image: npm i testcontainers');
+    expect(r.stderr).not.to.match(/\n\s+at /);
   });
 
   it("rdx --version prints the harness's version, not that of the project it is installed in", async () => {
@@ -218,8 +227,7 @@ describe('the packed package, installed with --omit=dev', function () {
 
       // The profile a vendor fills in: its id logs (one per resource, as the variant writes them), the number of one of
       // its ATS job offers (this variant numbers them in creation order) and an expired token.
-      const pid = String(sim.child.pid);
-      const file = (name: string): { file: string } => ({ file: join(logs, `rdx-simulator-${name}-ids-${pid}.jsonl`) });
+      const file = (name: string): { file: string } => ({ file: join(logs, `rdx-simulator-${name}-ids.jsonl`) });
       const expired = await json(`${sim.baseUrl}/__admin/expired-token`, { method: 'POST', headers: { 'x-rdx-admin': '1' } });
       const profile = join(dir, 'rdx.config.json');
       writeFileSync(profile, JSON.stringify({

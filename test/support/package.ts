@@ -30,7 +30,7 @@ async function npm(args: string[], cwd: string): Promise<string> {
     cwd,
     timeout: NPM_LIMIT_MS,
     maxBuffer: 64 * 1024 * 1024,
-    // --ignore-scripts: the caller has built already; `prepare` would rebuild.
+    // --ignore-scripts: the caller has built already; `prepack` would rebuild.
     env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
   });
   return stdout;
@@ -51,6 +51,14 @@ export function packList(): Promise<PackList> {
   return listed;
 }
 
+/** Packs the package (as built) into the folder; returns the tarball's path. */
+export async function packInto(folder: string): Promise<string> {
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', folder], packageRoot)) as { filename: string; name: string }[];
+  const filename = packed[0]?.filename;
+  if (!filename) throw new Error('npm pack printed no file name');
+  return join(folder, filename);
+}
+
 export interface Installed {
   /** The consumer project: package.json, node_modules/rdx-conformance. */
   project: string;
@@ -69,10 +77,7 @@ export interface Installed {
 export async function installPacked(): Promise<Installed> {
   const root = mkdtempSync(join(tmpdir(), 'rdx-packed-'));
   try {
-    const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', root], packageRoot)) as { filename: string; name: string }[];
-    const filename = packed[0]?.filename;
-    if (!filename) throw new Error('npm pack printed no file name');
-    const tarball = join(root, filename);
+    const tarball = await packInto(root);
     const project = join(root, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'rdx-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);

@@ -134,8 +134,8 @@ export function fillPath(template: string, params: Record<string, string>): stri
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
-/** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT. */
-export function runSimulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>): Promise<{ code: number | null; out: string }> {
+/** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT (all within limitMs). */
+export function runSimulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>, limitMs = 15_000): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, 'simulate', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -143,7 +143,7 @@ export function runSimulate(args: string[], env: Record<string, string>, use: (o
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`rdx simulate did not start or stop in time:\n${out}`));
-    }, 15_000);
+    }, limitMs);
     const onOut = (chunk: Buffer): void => {
       out += chunk.toString('utf8');
       if (!started && out.includes('Ctrl-C')) {

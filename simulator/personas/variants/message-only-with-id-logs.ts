@@ -1,19 +1,16 @@
-import { appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Persona } from '../types.js';
+import { appendIdLog, idLogPath } from '../id-logs.js';
 import { numericJobOfferId, numericJobOfferIds } from './numeric-job-offer-ids.js';
 
 /**
- * The id log of each resource a batch creates, by the profile key that names it (idSources.<key>.file): in
- * $RDX_SIM_ID_LOG_DIR, else the temp directory, one set per process (simulators of parallel test runs never share).
+ * The id log of each resource a batch creates, by the profile key that names it (idSources.<key>.file):
+ * $RDX_SIM_ID_LOG_DIR/rdx-simulator-<resource>-ids.jsonl, the same after a restart; else per process (../id-logs.ts).
  */
-const dir = process.env['RDX_SIM_ID_LOG_DIR'] ?? tmpdir();
 export const ID_LOGS = {
-  atsJobOffer: join(dir, `rdx-simulator-ats-job-offer-ids-${process.pid}.jsonl`),
-  applicationStep: join(dir, `rdx-simulator-application-step-ids-${process.pid}.jsonl`),
-  jobboardActivity: join(dir, `rdx-simulator-jobboard-activity-ids-${process.pid}.jsonl`),
-  jobboardJobOffer: join(dir, `rdx-simulator-jobboard-job-offer-ids-${process.pid}.jsonl`),
+  atsJobOffer: idLogPath('ats-job-offer'),
+  applicationStep: idLogPath('application-step'),
+  jobboardActivity: idLogPath('jobboard-activity'),
+  jobboardJobOffer: idLogPath('jobboard-job-offer'),
 };
 
 /** Per batch create: its log, and the fields of a created record that name it in the request (spec/schemas x-rdx-id-key). */
@@ -27,7 +24,7 @@ const LOGGED: Record<string, { log: string; key: string[] }> = {
 export const messageOnlyWithIdLogs: Persona = {
   name: 'message-only-with-id-logs',
   kind: 'variant',
-  description: 'A batch whose items are all created answers {message} only (variant 1), and {id} of an ATS job offer is a number never shown: no answer shows an id. The service appends {<key fields>, id} for every record it creates to one JSON-lines id log per resource, which the profile names as idSources.*.file.',
+  description: 'A batch whose items are all created answers {message} only (variant 1), and {id} of an ATS job offer is a number never shown: no answer shows an id. The service appends {<key fields>, id} for every record it creates to one JSON-lines id log per resource, which the profile names as idSources.*.file: $RDX_SIM_ID_LOG_DIR/rdx-simulator-{ats-job-offer,application-step,jobboard-activity,jobboard-job-offer}-ids.jsonl (the same after a restart; without RDX_SIM_ID_LOG_DIR, per process in the temp directory). rdx simulate prints them.',
   interprets: ['BATCH_VARIANT', 'ATS_JOB_OFFER_ID'],
   declared: { batchVariant: 'message-only', atsJobOfferId: 'fixtures' },
   profile: { idSources: Object.fromEntries(Object.entries(ID_LOGS).map(([key, file]) => [key, { file }])) },
@@ -45,7 +42,7 @@ export const messageOnlyWithIdLogs: Persona = {
         if (id === undefined) return [];
         return [`${JSON.stringify({ ...Object.fromEntries(logged.key.map((f) => [f, r[f]])), id: Number(id) })}\n`];
       });
-      if (lines.length) appendFileSync(logged.log, lines.join(''));
+      if (lines.length) appendIdLog(logged.log, lines.join(''));
       if (res.outcome === 'created') res.body = { message: res.body['message'] };
     },
   },

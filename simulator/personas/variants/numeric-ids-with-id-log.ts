@@ -1,19 +1,18 @@
-import { appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { Persona } from '../types.js';
+import { appendIdLog, idLogPath } from '../id-logs.js';
 import { numericJobOfferId, numericJobOfferIds } from './numeric-job-offer-ids.js';
 
 /**
- * Where this variant appends {"reference", "id"} lines: $RDX_SIM_ID_LOG, else a file of this process in the temp
- * directory (one per process, so simulators of parallel test runs never share a log).
+ * Where this variant appends {"reference", "id"} lines: $RDX_SIM_ID_LOG, else
+ * $RDX_SIM_ID_LOG_DIR/rdx-simulator-job-offer-ids.jsonl (both the same after a restart), else per process (../id-logs.ts).
  */
-export const JOB_OFFER_ID_LOG = process.env['RDX_SIM_ID_LOG'] ?? join(tmpdir(), `rdx-simulator-job-offer-ids-${process.pid}.jsonl`);
+export const JOB_OFFER_ID_LOG = process.env['RDX_SIM_ID_LOG'] ? resolve(process.env['RDX_SIM_ID_LOG']) : idLogPath('job-offer');
 
 export const numericIdsWithIdLog: Persona = {
   name: 'numeric-ids-with-id-log',
   kind: 'variant',
-  description: '{id} of an ATS job offer is a number the service assigns and never shows in a response; the service appends {reference, id} to a JSON-lines id log ($RDX_SIM_ID_LOG) that the profile names as idSources.atsJobOffer.file.',
+  description: '{id} of an ATS job offer is a number the service assigns and never shows in a response; the service appends {reference, id} to a JSON-lines id log that the profile names as idSources.atsJobOffer.file: $RDX_SIM_ID_LOG, else $RDX_SIM_ID_LOG_DIR/rdx-simulator-job-offer-ids.jsonl (the same after a restart; without either, per process in the temp directory). rdx simulate prints it.',
   interprets: ['ATS_JOB_OFFER_ID'],
   declared: { atsJobOfferId: 'fixtures' },
   profile: { idSources: { atsJobOffer: { file: JOB_OFFER_ID_LOG } } },
@@ -26,7 +25,7 @@ export const numericIdsWithIdLog: Persona = {
         const id = typeof item?.reference === 'string' && ctx.store.jobOffers.has(item.reference) ? numericJobOfferId(ctx.store, item.reference) : undefined;
         return id ? [`${JSON.stringify({ reference: item.reference, id: Number(id) })}\n`] : [];
       });
-      if (lines.length) appendFileSync(JOB_OFFER_ID_LOG, lines.join(''));
+      if (lines.length) appendIdLog(JOB_OFFER_ID_LOG, lines.join(''));
     },
   },
 };

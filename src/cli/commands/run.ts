@@ -96,11 +96,12 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(container ? { image: container.image } : {}),
     simulator: embeddedSimulator(),
   });
-  // testcontainers is loaded only with --image; withContainer removes the container however the run ends.
+  // testcontainers (an optional peer dependency) is loaded only with --image; withContainer removes the container
+  // however the run ends.
   let outcome: Awaited<ReturnType<typeof conform>>;
   try {
     outcome = container
-      ? await (await import('../../container/index.js')).withContainer(container, profile, conform)
+      ? await (await (await import('../../container/load.js')).loadContainer()).withContainer(container, profile, conform)
       : await conform(profile);
   } finally {
     process.off('SIGINT', onSignal);

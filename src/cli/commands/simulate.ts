@@ -68,6 +68,18 @@ function shellWord(text: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The banner's lines for the id logs the personas write (idSources.*.file of their profile): where each is, and the
+ * profile key that names it, so a profile can be written from them.
+ */
+function idLogLines(personas: Persona[]): string[] {
+  const logs = personas.flatMap((p) => Object.entries(p.profile?.idSources ?? {}).flatMap(([key, source]) => (source && 'file' in source ? [{ file: source.file, key }] : [])));
+  if (!logs.length) return [];
+  // Without RDX_SIM_ID_LOG_DIR the names carry the process id (simulator/personas/id-logs.ts).
+  const note = logs.some((l) => l.file.endsWith(`-${process.pid}.jsonl`)) ? 'named for this process: set RDX_SIM_ID_LOG_DIR to keep the names across restarts' : 'the same names after a restart';
+  return logs.map((l, i) => `${i === 0 ? '  id logs:       ' : '                 '}${l.file} (idSources.${l.key}.file)`).concat(`                 (${note})`);
+}
+
 function waitForSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
@@ -133,6 +145,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     `  client id:     ${options.clientId}`,
     `  client secret: ${secretText}`,
     ...(personas.length > 0 ? [`  personas:      ${personas.map((p) => `${p.name} (${p.kind})`).join(', ')}`] : []),
+    ...idLogLines(personas),
     `  get a token:   curl -s -X POST ${shellWord(`${sim.baseUrl}/oauth2/token`)} -H 'content-type: application/json' -d ${shellWord(tokenBody)}`,
     sim.adminUrl
       ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${argv['adminToken'] === undefined ? sim.adminToken : '(the one given with --admin-token)'}` : ''}`
