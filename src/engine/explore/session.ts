@@ -110,10 +110,11 @@ export class Session {
   }
 
   /** Judges an answer already recorded with a named check (a judgement that needs what the reads found first). */
-  judge(checkId: string, ex: Exchange, args: Record<string, unknown>, operationId: string): void {
+  judge(checkId: string, ex: Exchange, args: Record<string, unknown>, operationId: string, requestBody?: unknown[], invalid?: object): void {
     const check = getCheck(checkId);
     if (!check) throw new Error(`rdx: no check ${checkId}`);
-    const ctx = { exchange: ex, stepExchanges: [ex], operation: operationOf(operationId), invalidItems: this.run.gen.invalidItems, args, declared: this.run.services.profile.declared };
+    if (invalid) this.run.gen.invalidItems.add(invalid);
+    const ctx = { exchange: ex, stepExchanges: [ex], operation: operationOf(operationId), invalidItems: this.run.gen.invalidItems, args, declared: this.run.services.profile.declared, requestBody };
     for (const j of check.run(ctx)) this.run.result.assertions.push(assertion({ ...j, check: checkId, exchange: this.run.indexOf(ex) }));
   }
 

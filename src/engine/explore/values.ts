@@ -37,8 +37,12 @@ export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Ar
   return text;
 }
 
-/** Whether an implementation may refuse the value without breaking a rule: long text, or blank text where required. */
+/** Numbers past this one make a value a limit may refuse (a signed 32-bit column: FIELD_LIMITS, LIMITS). */
+export const LARGE_NUMBER = 2_147_483_647;
+
+/** Whether an implementation may refuse the value without breaking a rule: long text or a large number (limits are not shown), or blank text where required. */
 export function refusable(value: unknown, required: boolean): boolean {
+  if (typeof value === 'number') return value > LARGE_NUMBER;
   if (typeof value !== 'string') return false;
   return [...value].length > LONG_TEXT || (required && value.trim() === '');
 }
