@@ -50,6 +50,11 @@ export interface Persona {
    * verdict and caught clause, not case by case. Says why.
    */
   acrossCases?: string;
+  /**
+   * A fault the hand-written cases are not meant to catch, made to show that exploration does (docs/explore.md):
+   * the self-check requires an explore case among the cases that catch it.
+   */
+  forExploration?: true;
   /** Interpretation ids of spec/interpretations.yaml a variant reads differently from the default. */
   interprets?: string[];
   /**

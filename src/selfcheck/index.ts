@@ -47,6 +47,8 @@ export interface PersonaRun {
   catching: string[];
   /** Faults: clauses that failed besides those it breaks (what the fault drags along, or a misattribution). */
   collateral: string[];
+  /** A fault made to show what exploration catches (Persona.forExploration): an explore case must be among its catchers. */
+  forExploration?: boolean;
   durationMs: number;
   /** The run at --concurrency 1 when this one ran side by side: where a case's verdict or failing clauses differ. */
   serialDifferences?: string[];
@@ -170,6 +172,7 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
     skipped: report.cases.filter((c) => c.verdict === 'skip').map((c) => c.id),
     catching,
     collateral: persona?.kind === 'fault' ? unique([...must, ...should].map((a) => a.clause).filter((id) => !breaks.includes(id))) : [],
+    ...(persona?.forExploration ? { forExploration: true } : {}),
     durationMs: Math.round(performance.now() - started),
     outcomes: report.cases.map(caseOutcome),
     ...(persona?.options?.deleteRateLimit !== undefined ? { sweepThrottled: report.transport?.sweep?.throttled ?? 0 } : {}),
@@ -266,6 +269,9 @@ function verdictProblems(run: PersonaRun, label: string): string[] {
     const known = KNOWN_MISSES[run.name];
     if (known !== undefined) {
       return run.catching.length === 0 ? [] : [`${label}: caught now (by ${run.catching.slice(0, 3).join(', ')}): remove it from KNOWN_MISSES`];
+    }
+    if (run.forExploration && run.catching.length > 0 && !run.catching.some((id) => id.startsWith('explore.'))) {
+      return [`${label}: caught by ${run.catching.slice(0, 3).join(', ')} but by no explore case, which it is made to show`];
     }
     return run.catching.length > 0 ? [] : [
       `${label}: not caught: no failed ${run.breaks.map((id) => `${clauseOf(id).level} ${id}`).join(' or ')} assertion` +

@@ -15,6 +15,7 @@ function carried(item: unknown): JsonObject {
 export const candidateDetailsShared: Persona = {
   name: 'candidate-details-shared',
   kind: 'fault',
+  forExploration: true,
   description: 'The candidate\'s mail, phone and creation date are kept once per candidate_ats_id: writing them on one application step (create, PUT or PATCH) rewrites them on every other step of that candidate.',
   breaks: ['WRITE.READ_BACK'],
   hooks: {

@@ -35,6 +35,7 @@ const isBulkStepBatch = (ctx: RequestContext): boolean =>
 export const concurrentCreatesShareIds: Persona = {
   name: 'concurrent-creates-share-ids',
   kind: 'fault',
+  forExploration: true,
   description: 'A batch of several application steps is bulk-inserted with ids from MAX(id) read before an await: of two such batches created at the same moment, the later one is given the same ids and overwrites the steps of the earlier one.',
   breaks: ['WRITE.READ_BACK'],
   acrossCases: 'only batches of several application steps in flight at the same moment collide: one case at a time none do; side by side, a case whose batch overlaps another case\'s loses or overwrites records',

@@ -6,6 +6,7 @@ const collated = (text: string): string => text.replace(/ +$/, '').toLowerCase()
 export const credentialsCaseInsensitive: Persona = {
   name: 'credentials-case-insensitive',
   kind: 'fault',
+  forExploration: true,
   description: 'The token endpoint looks the client up in a case-insensitive, trailing-space-blind collation: a client_id or client_secret that differs from the right one only in letter case or trailing spaces gets a token.',
   breaks: ['AUTH.CREDENTIALS_VERIFIED'],
   hooks: {

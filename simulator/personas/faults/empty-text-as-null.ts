@@ -5,6 +5,7 @@ import type { JsonObject, Persona } from '../types.js';
 export const emptyTextAsNull: Persona = {
   name: 'empty-text-as-null',
   kind: 'fault',
+  forExploration: true,
   description: 'Text is stored where an empty string is NULL (as in Oracle): an optional field created or replaced with "" is accepted and read back absent.',
   breaks: ['WRITE.READ_BACK'],
   hooks: {

@@ -8,6 +8,7 @@ const FRACTION = /^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2})\.\d+(.*)$/;
 export const fractionalSecondsDropped: Persona = {
   name: 'fractional-seconds-dropped',
   kind: 'fault',
+  forExploration: true,
   description: 'Date-times are stored in a DATETIME column without fractional seconds: 09:00:00.250Z is accepted and read back as 09:00:00Z, another instant.',
   breaks: ['WRITE.READ_BACK'],
   hooks: {

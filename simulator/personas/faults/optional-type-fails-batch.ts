@@ -13,6 +13,7 @@ function typeOf(value: unknown): string {
 export const optionalTypeFailsBatch: Persona = {
   name: 'optional-type-fails-batch',
   kind: 'fault',
+  forExploration: true,
   description: 'A batch item whose only fault is an optional text field of another type (subsidiary: 42) fails the insert of the whole batch: the valid items are not stored and the answer is an error body, not a partial success.',
   breaks: ['BATCH.PARTIAL_SUCCESS'],
   hooks: {

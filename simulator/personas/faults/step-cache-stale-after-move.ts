@@ -28,6 +28,7 @@ function cacheOf(store: Store): Map<string, Entry> {
 export const stepCacheStaleAfterMove: Persona = {
   name: 'step-cache-stale-after-move',
   kind: 'fault',
+  forExploration: true,
   description: 'GET /ats/application-steps/{id} is cached for a second under a tag of its application_ats_id, and a PUT busts the tag of the application_ats_id it sends: a PUT that moves a step to another application is read back as it was before.',
   breaks: ['WRITE.READ_BACK'],
   hooks: {

@@ -27,10 +27,10 @@ function recordCommands(family: Family, declared: ProfileDeclared): fc.Arbitrary
   const create = fc.tuple(drafts, fc.option(spoil, { nil: undefined, freq: 3 })).map(([d, s]) => new Create(family, d, s));
   const plainCreate = drafts.map((d) => new Create(family, d));
   const patch = fc.tuple(fc.nat({ max: 7 }), draft(family, 'patch', declared), fc.boolean()).map(([i, d, twice]) => new Patch(family, i, d, twice));
+  const put = fc.tuple(fc.nat({ max: 7 }), draft(family, 'put', declared), fc.boolean()).map(([i, d, twice]) => new Put(family, i, d, twice));
+  // Listed twice: drawn twice as often (a sequence needs records before it can write them).
   const commands: fc.Arbitrary<Command>[] = [
-    create, create,
-    fc.tuple(fc.nat({ max: 7 }), draft(family, 'put', declared), fc.boolean()).map(([i, d, twice]) => new Put(family, i, d, twice)),
-    patch, patch,
+    create, create, put, put, patch, patch,
     fc.tuple(plainCreate, plainCreate).map(([a, b]) => new CreateSideBySide(family, a, b)),
     fc.tuple(patch, patch).map(([a, b]) => new PatchSideBySide(family, a, b)),
   ];

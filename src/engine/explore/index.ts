@@ -49,6 +49,10 @@ export async function runExploration(run: CaseRun, model: ExploreModel, seed: nu
   if (finding) return report(run, finding, seed);
   if (details.failed && details.errorInstance) throw details.errorInstance;
   if (stop) throw stop;
+  // No budget (requests: 0) is a choice to judge nothing here, which a pass would hide.
+  if (budget.spent === 0) {
+    throw new Stop('skip', 'the explore budget allows no request', { unlock: '--explore-budget', how: 'give exploration a budget: rdx run --explore-budget 400 (or explore: { requests: 400, seconds: 60 } in the profile)' });
+  }
   run.result.assertions.push(...summary(passed, seq));
 }
 
