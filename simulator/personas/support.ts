@@ -149,3 +149,10 @@ export function alterStoredText(ctx: RequestContext, alter: (text: string) => st
   };
   ctx.body = walk(ctx.body) as typeof ctx.body;
 }
+
+/** The fields of a token request's JSON body, to change before the endpoint reads them; undefined for any other request. */
+export function tokenRequestFields(ctx: RequestContext): Record<string, unknown> | undefined {
+  const body = ctx.body;
+  if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  return body as Record<string, unknown>;
+}

@@ -3,6 +3,7 @@
 // (Persona.forExploration) must be caught at every seed; for every fault the table says at how many it was.
 //   node dist/src/selfcheck/explore-seeds.js [--seeds 20] [--only NAME,NAME] [--budget REQUESTS/SECONDS]
 import { pathToFileURL } from 'node:url';
+import { runAsProgram } from '../cli/exit.js';
 import { embeddedSimulator } from '../cli/compose.js';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
@@ -90,11 +91,4 @@ async function main(argv: string[]): Promise<number> {
   return problems.length ? 1 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  }, (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 70;
-  });
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runAsProgram(() => main(process.argv.slice(2)));

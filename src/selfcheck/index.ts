@@ -9,6 +9,7 @@
 //                                       side by side in processes of their own (default: pool.ts selfCheckWorkers)
 //   node dist/src/selfcheck/index.js --personas-markdown   prints docs/personas.md's list of personas
 import { pathToFileURL } from 'node:url';
+import { runAsProgram } from '../cli/exit.js';
 import { clause as clauseOf, type ClauseLevel } from '../spec/index.js';
 import { defaults, type Profile } from '../config/profile.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../engine/explore/index.js';
@@ -382,11 +383,4 @@ async function main(argv: string[]): Promise<number> {
   return found.length === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  }, (error: unknown) => {
-    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 70;
-  });
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runAsProgram(() => main(process.argv.slice(2)));

@@ -1,3 +1,4 @@
+import { tokenRequestFields } from '../support.js';
 import type { Persona } from '../types.js';
 
 /** How a case-insensitive, PAD SPACE collation (MySQL's utf8mb4_general_ci) sees a string: trailing spaces and case gone. */
@@ -12,9 +13,8 @@ export const credentialsCaseInsensitive: Persona = {
   hooks: {
     // Swapping the right credentials in before the endpoint compares them is what "the database said they match" looks like.
     beforeValidation(ctx) {
-      const body = ctx.body;
-      if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
-      const fields = body as Record<string, unknown>;
+      const fields = tokenRequestFields(ctx);
+      if (!fields) return;
       const { clientId, clientSecret } = ctx.options;
       const id = fields['client_id'];
       const secret = fields['client_secret'];

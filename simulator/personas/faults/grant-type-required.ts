@@ -1,4 +1,5 @@
 import { errorReply } from '../../envelope.js';
+import { tokenRequestFields } from '../support.js';
 import type { Persona } from '../types.js';
 
 export const grantTypeRequired: Persona = {
@@ -8,9 +9,8 @@ export const grantTypeRequired: Persona = {
   breaks: ['AUTH.GRANT_TYPE_OPTIONAL'],
   hooks: {
     beforeHandler(ctx) {
-      const body = ctx.body;
-      if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
-      if (!('grant_type' in body)) return errorReply('validation', 'invalid_request: grant_type is required.');
+      const fields = tokenRequestFields(ctx);
+      if (fields && !('grant_type' in fields)) return errorReply('validation', 'invalid_request: grant_type is required.');
     },
   },
 };

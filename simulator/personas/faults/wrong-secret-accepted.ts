@@ -1,3 +1,4 @@
+import { tokenRequestFields } from '../support.js';
 import type { Persona } from '../types.js';
 
 export const wrongSecretAccepted: Persona = {
@@ -8,10 +9,8 @@ export const wrongSecretAccepted: Persona = {
   hooks: {
     // Swapping the right secret in before the endpoint checks it is what "the secret is not compared" looks like.
     beforeValidation(ctx) {
-      const body = ctx.body;
-      if (ctx.operation?.kind !== 'token' || typeof body !== 'object' || body === null || Array.isArray(body)) return;
-      const fields = body as Record<string, unknown>;
-      if (fields['client_id'] === ctx.options.clientId && typeof fields['client_secret'] === 'string') {
+      const fields = tokenRequestFields(ctx);
+      if (fields && fields['client_id'] === ctx.options.clientId && typeof fields['client_secret'] === 'string') {
         fields['client_secret'] = ctx.options.clientSecret;
       }
     },
