@@ -5,6 +5,7 @@ import { Command, Create, CreateSideBySide, Patch, PatchSideBySide, Put } from '
 import { nearMissCommands } from './credentials.js';
 import { FAMILIES, vocabularyOf, writableFields, type ExploreModel, type Family } from './families.js';
 import { AddAttributes, ChangeAttribute, ListByReference } from './job-offers.js';
+import { FilteredList } from './filters.js';
 import type { Draft } from './records.js';
 import { refusable, valueOf, type Drawn } from './values.js';
 
@@ -34,6 +35,11 @@ function recordCommands(family: Family, declared: ProfileDeclared): fc.Arbitrary
     fc.tuple(plainCreate, plainCreate).map(([a, b]) => new CreateSideBySide(family, a, b)),
     fc.tuple(patch, patch).map(([a, b]) => new PatchSideBySide(family, a, b)),
   ];
+  if (family.name === 'jobboard-activities') {
+    const days = fc.tuple(fc.integer({ min: 0, max: 47_481 }), fc.integer({ min: 0, max: 47_481 }));
+    commands.push(fc.tuple(fc.nat({ max: 2 }), fc.option(fc.nat({ max: 9 }), { nil: undefined }), fc.option(days, { nil: undefined }))
+      .map(([slot, status, d]) => new FilteredList(family, slot, status, d)));
+  }
   if (family.name === 'ats-job-offers') {
     const value = valueOf({ name: 'value', types: ['string'], union: false, identity: false, reference: false }).filter((v) => !refusable(v, true));
     commands.push(
