@@ -89,6 +89,9 @@ export class ResidueLedger {
   private created(caseId: string, op: Operation, ex: Exchange, body: Record<string, unknown>[]): void {
     const { identity, idKey } = resourceInfo(op.resource);
     const data = bodyObject(ex)?.['data'];
+    // Where data names its records, it says which items were created (an item a limit refused is not among them);
+    // where it names none ({message} only), every valid item counts.
+    const named = Array.isArray(data) && data.some((r) => readPath(r, identity) !== undefined);
     const matched = new Set<unknown>();
     for (const item of body) {
       const key = item[identity];
@@ -96,7 +99,7 @@ export class ResidueLedger {
       const created = Array.isArray(data) ? data.find((r) => !matched.has(r) && readPath(r, identity) === key) : undefined;
       if (created) matched.add(created);
       // An invalid item counts only when the answer says it was created anyway (a lenient server).
-      if (this.invalidItems.has(item) && !created) continue;
+      if ((named || this.invalidItems.has(item)) && !created) continue;
       const id = readPath(created, 'id');
       const entry: ResidueEntry = {
         resource: op.resource, operationId: op.operationId, reference: String(key), caseId,

@@ -93,8 +93,11 @@ export class Create extends Command {
     const handles = items.map(() => (f.addressedBy === 'id' ? s.handle() : ''));
     const body = [...items, ...(invalid ? [invalid.item] : [])];
     const valid = items.filter((item) => !anyRefusable(f, item));
+    // Sent as one literal, so the items stay the objects they are here: the invalid one is known as such to the
+    // checks and to the residue ledger (an item refused is no residue).
+    if (invalid) s.run.gen.invalidItems.add(invalid.item);
     const step: StepDef = {
-      name: this.describe(), operation: f.create, body: literal(body),
+      name: this.describe(), operation: f.create, body: { $literal: body },
       ...(f.addressedBy === 'id' ? { capture: Object.fromEntries(handles.map((h, i) => [h, `$created.${i}.id`])) } : {}),
       ...(valid.length === items.length && !invalid ? { expect: { checks: [{ id: 'write-accepted', with: { clause: acceptedClause(f, items[0] ?? {}, 'BATCH.PARTIAL_SUCCESS') } }] } } : {}),
     };

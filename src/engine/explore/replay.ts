@@ -4,14 +4,19 @@ import { stringify } from 'yaml';
 import type { CaseDef } from '../suite.js';
 import type { Session } from './session.js';
 
-/** The strings of a value with the run's tag written as the template it came from. */
-function retagged(value: unknown, tag: string): unknown {
-  if (typeof value === 'string') return value.split(tag).join('${run.tag}');
-  if (Array.isArray(value)) return value.map((v) => retagged(v, tag));
+/**
+ * A value with the run's tag written as the template it came from, so the case makes references of its own run:
+ * a {$literal} is opened, and only its strings that hold `\${` stay literal (they are the values sent as written).
+ */
+function retagged(value: unknown, tag: string, inLiteral = false): unknown {
+  if (typeof value === 'string') {
+    if (inLiteral && value.includes('${')) return { $literal: value };
+    return value.split(tag).join('${run.tag}');
+  }
+  if (Array.isArray(value)) return value.map((v) => retagged(v, tag, inLiteral));
   if (value && typeof value === 'object') {
-    // A {$literal} stays as written: its text is what was sent.
-    if ('$literal' in value) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, retagged(v, tag)]));
+    if ('$literal' in value && Object.keys(value).length === 1) return retagged((value as { $literal: unknown }).$literal, tag, true);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, retagged(v, tag, inLiteral)]));
   }
   return value;
 }
