@@ -24,21 +24,29 @@ export interface ModelRecord {
   writtenAt: number;
 }
 
-/** How much exploration may spend: requests and time, shared by every sequence of a case. */
+/**
+ * Bytes of answers one explore case may read: a target that answers every request with megabytes (a hostile one, or
+ * one that lists everything) ends the search long before its requests would.
+ */
+export const EXPLORE_BYTES = 64 * 1024 * 1024;
+
+/** How much exploration may spend: requests, time and bytes read, shared by every sequence of a case. */
 export class Budget {
   private sent = 0;
+  private read = 0;
   private readonly until: number;
   constructor(readonly requests: number, readonly ms: number) {
     this.until = Date.now() + ms;
   }
-  spend(n: number): void {
-    this.sent += n;
+  spend(exchanges: Exchange[]): void {
+    this.sent += exchanges.length;
+    for (const ex of exchanges) this.read += ex.response?.body.length ?? 0;
   }
   get spent(): number {
     return this.sent;
   }
   exhausted(): boolean {
-    return this.sent >= this.requests || Date.now() >= this.until;
+    return this.sent >= this.requests || this.read >= EXPLORE_BYTES || Date.now() >= this.until;
   }
 }
 
@@ -104,7 +112,7 @@ export class Session {
       if (!(error instanceof Stop)) throw error;
       this.stop ??= error;
     } finally {
-      this.budget.spend(this.run.result.exchanges.length - before);
+      this.budget.spend(this.run.result.exchanges.slice(before));
     }
     return this.run.result.exchanges.findLast((e) => e.step === step.name);
   }
