@@ -140,10 +140,10 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
     ...defaults(),
     // PUT /users is judged too: the embedded simulator is thrown away after the run.
     allowIrreversible: true,
-    // At most 15 s of search per explore case (a rate-limited persona would spend the default minute waiting), and
-    // the default request budget only where exploration is what must catch the fault: the other personas' runs
-    // prove no false accusation at one seed, and explore-seeds.ts judges that at twenty.
-    explore: { requests: persona?.forExploration ? DEFAULT_EXPLORE_BUDGET.requests : 200, seconds: 15 },
+    // The default budget where exploration is what must catch the fault; elsewhere 200 requests and at most 15 s per
+    // explore case (a rate-limited persona would spend the default minute waiting): those runs prove no false
+    // accusation at one seed, and explore-seeds.ts judges that at twenty.
+    explore: persona?.forExploration ? { ...DEFAULT_EXPLORE_BUDGET } : { requests: 200, seconds: 15 },
     declared: declare ? { ...(persona?.declared ?? {}) } : {},
     // A vendor that declares its reading also says how its ids are learned, where the variant needs that.
     ...(declare && persona?.profile?.idSources ? { idSources: persona.profile.idSources } : {}),
