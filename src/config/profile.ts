@@ -313,7 +313,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.seed !== undefined) profile.seed = flags.seed;
   if (flags.allowIrreversible !== undefined) profile.allowIrreversible = flags.allowIrreversible;
   if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
-  if (flags.exploreBudget !== undefined) profile.explore = { requests: flags.exploreBudget.requests, seconds: flags.exploreBudget.seconds ?? profile.explore?.seconds ?? Math.max(60, Math.ceil(flags.exploreBudget.requests / 5)) };
+  if (flags.exploreBudget !== undefined) profile.explore = { requests: flags.exploreBudget.requests, seconds: flags.exploreBudget.seconds ?? profile.explore?.seconds ?? Math.max(20, Math.ceil(flags.exploreBudget.requests / 20)) };
   for (const [what, value] of [['base URL', profile.baseUrl], ['token URL', profile.tokenUrl]] as const) {
     if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`);
   }

@@ -42,7 +42,7 @@ export function builder(y: Argv): Argv {
     .option('reporter', { alias: 'R', type: 'string', default: 'rdx', describe: 'Console output: rdx (one line per suite file and per failure), a mocha reporter (spec, dot, list, json, tap, …), or none' })
     .option('progress', { type: 'boolean', describe: 'A live line on stderr while the run goes: cases done, failures, suites in flight, time elapsed and left, time waited on the rate limit. On by default when stderr is a terminal and env CI is not set; --no-progress turns it off' })
     .option('debug', { type: 'boolean', describe: 'Show the stack of each failure and harness error on the console' })
-    .option('explore-budget', { type: 'string', requiresArg: true, describe: 'What each explore case may spend: REQUESTS or REQUESTS/SECONDS (profile explore; default 400/60). Nightly runs give more, e.g. 20000/1800 (docs/explore.md)' })
+    .option('explore-budget', { type: 'string', requiresArg: true, describe: 'What each explore case may spend: REQUESTS or REQUESTS/SECONDS (profile explore; default 400/20; seconds, when left out, one per 20 requests and at least 20). Nightly runs give more, e.g. 20000/1800 (docs/explore.md)' })
     .option('bail', { alias: 'b', type: 'boolean', describe: 'Stop after the first failing case (mocha --bail); with --concurrency above 1 the cases already under way end and are reported too' })
     .option('allow-incomplete', { type: 'boolean', describe: 'Exit 0 when MUST cases went unjudged (verdict INCOMPLETE, still so in the report), instead of 4' })
     .option('fail-on', { choices: ['must', 'should'], default: 'must', describe: 'What fails the run (exit 1): MUST failures (default), or also SHOULD warnings (recorded as summary.failOn)' })

@@ -16,7 +16,7 @@ import { Budget, Session } from './session.js';
 export { EXPLORE_MODELS, exploreEndpoints, type ExploreModel } from './families.js';
 
 /** What one explore case may spend, unless the profile (explore:, --explore-budget) says otherwise. */
-export const DEFAULT_EXPLORE_BUDGET = { requests: 400, seconds: 60 } as const;
+export const DEFAULT_EXPLORE_BUDGET = { requests: 400, seconds: 20 } as const;
 
 /** Commands per sequence: long enough for a write to meet the record it leaks into, short enough to shrink fast. */
 const MAX_COMMANDS = 8;
@@ -51,7 +51,7 @@ export async function runExploration(run: CaseRun, model: ExploreModel, seed: nu
   if (stop) throw stop;
   // No budget (requests: 0) is a choice to judge nothing here, which a pass would hide.
   if (budget.spent === 0) {
-    throw new Stop('skip', 'the explore budget allows no request', { unlock: '--explore-budget', how: 'give exploration a budget: rdx run --explore-budget 400 (or explore: { requests: 400, seconds: 60 } in the profile)' });
+    throw new Stop('skip', 'the explore budget allows no request', { unlock: '--explore-budget', how: 'give exploration a budget: rdx run --explore-budget 400 (or explore: { requests: 400, seconds: 20 } in the profile)' });
   }
   run.result.assertions.push(...summary(passed, seq));
 }
