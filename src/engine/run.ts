@@ -118,11 +118,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
   try {
     await awaiting('the first token', firstToken(tokens, halt.signal, secrets));
-    const ids = new IdSourceSet(idSources, { baseUrl, http, token: () => tokens.token() });
+    const ids = new IdSourceSet(idSources, { baseUrl, tokens });
     const { gen, genFor } = await generationContext(profile, ids, startedAt, all);
     const runner = new Runner({
       profile, baseUrl, http, tokens, secrets, gen, genFor, credentials: { clientId, clientSecret }, ids,
-      expiredToken: () => expiredToken(profile, http, tokenUrl, credentials, secrets),
+      expiredToken: () => expiredToken(profile, tokens, secrets),
     });
     const baselineOutcome: BaselineOutcome = { unexpectedPasses: [], expired: [] };
     const judged = (r: CaseResult): void => {
@@ -143,7 +143,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
     let sweep: SweepOutcome | undefined;
     if (!halt.signal.aborted) {
-      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency, (e) => runner.services.ledger.idOf(e)).catch(() => undefined));
+      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, tokens, baseUrl, concurrency, (e) => runner.services.ledger.idOf(e)).catch(() => undefined));
       http.takeThrottled();
     }
     const report = assembleReport({
