@@ -1,7 +1,8 @@
-// Personas by name without loading them all. A persona lives in faults/<name>.js or variants/<name>.js, the file
-// named after the persona (personas.test.ts holds every module to that), so `rdx simulate --fault X` reads one
-// directory listing and loads one module: importing all hundred of them was a fifth of the simulator's start-up.
-// index.ts still imports every persona, for what needs them all: the self-check, the dashboard's list, the docs.
+// The one registry of personas: a persona lives in faults/<name>.js or variants/<name>.js, the file named after the
+// persona (personas.test.ts holds every module to that), and is known by being there; nothing lists it by hand.
+// `rdx simulate --fault X` reads one directory listing and loads one module (importing all hundred of them was a
+// fifth of the simulator's start-up); index.ts loads them all, for what needs them all: the self-check, the
+// dashboard's list, the docs.
 import { readdirSync } from 'node:fs';
 import type { Store } from '../store.js';
 import type { Persona } from './types.js';
@@ -35,6 +36,13 @@ export async function loadPersona(name: string): Promise<Persona | undefined> {
   const found = Object.values(module).find((value): value is Persona => (value as Persona | undefined)?.name === name);
   if (!found) throw new Error(`rdx simulator: ${FOLDERS[kind]}/${name}.js exports no persona named ${name}`);
   return found;
+}
+
+/** Every persona, variants then faults, each kind by name. */
+export async function loadAllPersonas(): Promise<Persona[]> {
+  const names = (['variant', 'fault'] as const).flatMap((kind) => personaNames(kind));
+  const loaded = await Promise.all(names.map((name) => loadPersona(name)));
+  return loaded.filter((p): p is Persona => p !== undefined);
 }
 
 /** The {id} of the first job offer in the store, through the persona that changes what {id} means, if any. */
