@@ -23,7 +23,7 @@ export interface Target {
 export async function reachTarget(given: Profile, simulator: StartEmbeddedTarget | undefined): Promise<Target> {
   if (given.baseUrl) return { profile: given, baseUrl: given.baseUrl, clientId: given.clientId, clientSecret: given.clientSecret };
   // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
-  if (!simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
+  if (!simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file', 'RDX_ERR_NO_TARGET');
   const clientId = 'rdx-embedded';
   const clientSecret = randomBytes(18).toString('base64url');
   const sim = await simulator({ seed: given.seed, clientId, clientSecret });
@@ -119,7 +119,7 @@ function originsOf(...urls: string[]): string[] {
     try {
       return new URL(url).origin;
     } catch {
-      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`, 'RDX_ERR_CONFIG');
     }
   });
 }
