@@ -5,12 +5,14 @@ import type { Persona } from './types.js';
 
 export type { Persona } from './types.js';
 
-const PERSONAS: readonly Persona[] = await loadAllPersonas();
+/** Loaded on first use: importing the package's API loads no persona until one is asked for. */
+let loaded: readonly Persona[] | undefined;
+const personas = (): readonly Persona[] => (loaded ??= loadAllPersonas());
 
 export function allPersonas(kind?: Persona['kind']): Persona[] {
-  return PERSONAS.filter((p) => kind === undefined || p.kind === kind);
+  return personas().filter((p) => kind === undefined || p.kind === kind);
 }
 
 export function personaByName(name: string): Persona | undefined {
-  return PERSONAS.find((p) => p.name === name);
+  return personas().find((p) => p.name === name);
 }
