@@ -19,7 +19,21 @@ const layer = {
   build: '^scripts/',
 };
 const tests = '([.]test[.]ts$|^test/|^bench/)';
+/** The homes of the packages one layer alone may import (onlyIn). */
+const layerPath = { 'src/http': '^src/http/', 'src/cli': '^src/cli/', 'src/container': '^src/container/' };
 const any = (...names) => names.map((n) => `(${layer[n]})`).join('|');
+
+/**
+ * A package only one layer may import: its home. The network goes through one client (timeouts, size cap, redaction),
+ * flags are parsed in one place, and testcontainers is loaded only when --image asks for it.
+ */
+const onlyIn = (pkg, home, why) => ({
+  name: `${pkg}-only-in-${home}`,
+  comment: why,
+  severity: 'error',
+  from: { path: '^(src|simulator|scripts)/', pathNot: `(${layerPath[home]})|${tests}` },
+  to: { path: `(^|/)node_modules/(@types/)?${pkg}/` },
+});
 
 /** A layer may import itself and the layers it names, nothing else of ours. */
 const mayImport = (name, others, why) => ({
@@ -53,6 +67,9 @@ module.exports = {
   ],
   allowedSeverity: 'error',
   forbidden: [
+    onlyIn('undici', 'src/http', 'undici only in src/http: every request of the harness goes through its HTTP client.'),
+    onlyIn('yargs', 'src/cli', 'yargs only in src/cli: flags are parsed by the CLI; the layers below take values.'),
+    onlyIn('testcontainers', 'src/container', 'testcontainers only in src/container, loaded only when --image is given.'),
     {
       name: 'no-circular',
       comment: 'Modules that import each other (types included) cannot be read, tested or moved one at a time.',

@@ -37,6 +37,7 @@ async function child(): Promise<void> {
     process.send?.(m);
   };
   const { startSimulator } = await import('../simulator/index.js');
+  const { internalsOf } = await import('../simulator/internals.js');
   const { Store } = await import('../simulator/store.js');
   const { bodyJson } = await import('../simulator/json.js');
   const sim = await startSimulator({ host: '127.0.0.1', port: 0, records: SEEDED, admin: false });
@@ -52,7 +53,7 @@ async function child(): Promise<void> {
   gc?.();
   const heapPerRecord = (process.memoryUsage().heapUsed - bare) / SEEDED;
   scratch.clear();
-  const total = (): number => Object.values(sim.store.counts()).reduce((a, b) => a + b, 0);
+  const total = (): number => Object.values(internalsOf(sim).store.counts()).reduce((a, b) => a + b, 0);
   send({
     port: Number(new URL(sim.baseUrl).port), jobOffers: sim.seeded.jobOffers, applicationSteps: sim.seeded.applicationSteps,
     clientId: sim.options.clientId, clientSecret: sim.options.clientSecret, heapPerRecord,

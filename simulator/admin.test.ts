@@ -52,7 +52,7 @@ describe('simulator: admin surface', () => {
     expect(res.status).to.equal(200);
     const health = items(res)[0];
     expect(health).to.include({ status: 'up', seed: 1, records: 100 });
-    expect(health?.['counts']).to.deep.equal(t.sim.store.counts());
+    expect(health?.['counts']).to.deep.equal(t.store.counts());
   });
 
   it('journals requests with secrets and tokens masked', async () => {
@@ -73,7 +73,7 @@ describe('simulator: admin surface', () => {
 
   it('journals exactly the text each answer sent, even after the records it showed have changed', async () => {
     await t.client.login();
-    const reference = t.sim.store.jobOffers.values()[0]?.reference ?? '';
+    const reference = t.store.jobOffers.values()[0]?.reference ?? '';
     const path = `/ats/job-offers/${encodeURIComponent(reference)}`;
     const one = await t.client.get(path);
     const page = await t.client.get('/ats/job-offers');
@@ -132,19 +132,19 @@ describe('simulator: admin surface', () => {
   });
 
   it('resets to the seed data', async () => {
-    const seeded = t.sim.store.jobOffers.values();
+    const seeded = t.store.jobOffers.values();
     await t.client.post('/ats/job-offers', [jobOffer(createFaker(1), { reference: 'JO-ADMIN-1' })]);
-    expect(t.sim.store.jobOffers.size).to.equal(seeded.length + 1);
+    expect(t.store.jobOffers.size).to.equal(seeded.length + 1);
     expect((await admin.send('POST', '/reset', { headers: { 'x-rdx-admin': '1' } })).status).to.equal(200);
-    expect(t.sim.store.jobOffers.values()).to.deep.equal(seeded);
-    expect(t.sim.journal.size).to.equal(0);
+    expect(t.store.jobOffers.values()).to.deep.equal(seeded);
+    expect(t.journal.size).to.equal(0);
     expect((await t.client.get('/ats/job-offers')).status, 'tokens survive a reset').to.equal(200);
   });
 
   it('reseeds with another seed and volume, and refuses bad values', async () => {
     const res = await admin.post('/reseed', { seed: 9, records: 50 });
     expect(res.status).to.equal(200);
-    expect(t.sim.store.jobOffers.size).to.equal(10);
+    expect(t.store.jobOffers.size).to.equal(10);
     const bad = await admin.post('/reseed', { seed: -1, records: 'many' });
     expect(bad.status).to.equal(400);
     expect(bad.body.errors).to.have.length(2);

@@ -63,13 +63,13 @@ describe('simulator: batch creation', () => {
       });
 
       it('answers the error body (400) when no item is valid, and stores none', async () => {
-        const before = JSON.stringify(t.sim.store.counts());
+        const before = JSON.stringify(t.store.counts());
         const res = await t.client.post(c.path, [without(c.valid(), c.required), 'not an object']);
         expect(res.status).to.equal(400);
         expect(res.body).not.to.have.property('data');
         expect(res.body.errors).to.have.length(2);
         expect(res.body.errors?.[1]?.message).to.match(/^item 1: /);
-        expect(JSON.stringify(t.sim.store.counts())).to.equal(before);
+        expect(JSON.stringify(t.store.counts())).to.equal(before);
       });
 
       it('answers an empty array with an empty success (200)', async () => {

@@ -121,7 +121,7 @@ describe('simulator: latency and chaos', () => {
         });
         // The socket closed with no answer: not a timeout, nor any other failure of the test's own making.
         expect(failure, 'no answer expected').to.be.instanceOf(Error).with.property('code', 'UND_ERR_SOCKET');
-        expect(t.sim.journal.entries().map((e) => e.status)).to.deep.equal([0]);
+        expect(t.journal.entries().map((e) => e.status)).to.deep.equal([0]);
       } finally {
         await t.close();
       }

@@ -7,7 +7,7 @@ import { SCHEMA_BASE, schemaErrors } from '../src/spec/index.js';
 import { startSimulator, type Simulator } from './index.js';
 import { generator, type FuzzCase, type FuzzTarget } from '../test/fuzz/generate.js';
 import { rawExchange, type RawOutcome, type RawResponse } from '../test/fuzz/raw.js';
-import { Client } from '../test/support/simulator.js';
+import { Client, internalsOf } from '../test/support/simulator.js';
 
 const SEED = 20_261;
 const REQUESTS = 3_000;
@@ -22,7 +22,7 @@ const ERROR_ENVELOPE = `${SCHEMA_BASE}envelope.json#/$defs/error`;
 
 /** Everything the store holds, as one digest: equal digests, same data. */
 function snapshot(sim: Simulator): string {
-  const { store } = sim;
+  const { store } = internalsOf(sim);
   const hash = createHash('sha256');
   for (const table of [store.jobOffers, store.applicationSteps, store.jobboardActivities, store.jobboardJobOffers]) {
     for (const record of table.values()) hash.update(JSON.stringify(record)).update('\n');
@@ -66,7 +66,7 @@ describe('simulator fuzzing: generated bad requests', function () {
     const client = new Client(sim.baseUrl);
     const token = await client.login(sim.options.clientId, sim.options.clientSecret);
     await client.close();
-    const offers = sim.store.jobOffers.values();
+    const offers = internalsOf(sim).store.jobOffers.values();
     const withAttribute = offers.find((o) => (o.attributes ?? []).length > 0);
     if (!withAttribute?.attributes?.[0]) throw new Error('fuzz: the seed data has no job offer with an attribute');
     target = {
@@ -80,11 +80,11 @@ describe('simulator fuzzing: generated bad requests', function () {
       jobOfferReferences: [withAttribute.reference, ...offers.filter((o) => o !== withAttribute).map((o) => o.reference)],
       attributeName: withAttribute.attributes[0].name,
       ids: {
-        applicationSteps: sim.store.applicationSteps.values().map((r) => r.id),
-        jobboardActivities: sim.store.jobboardActivities.values().map((r) => r.id),
-        jobboardJobOffers: sim.store.jobboardJobOffers.values().map((r) => r.id),
+        applicationSteps: internalsOf(sim).store.applicationSteps.values().map((r) => r.id),
+        jobboardActivities: internalsOf(sim).store.jobboardActivities.values().map((r) => r.id),
+        jobboardJobOffers: internalsOf(sim).store.jobboardJobOffers.values().map((r) => r.id),
       },
-      userMails: sim.store.users.map((u) => u.mail),
+      userMails: internalsOf(sim).store.users.map((u) => u.mail),
     };
     // The simulator reports its own failures (a 500's cause) on stderr: any line there is a finding.
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
@@ -99,7 +99,7 @@ describe('simulator fuzzing: generated bad requests', function () {
   });
 
   it(`refuses up to ${REQUESTS} generated bad requests (as many as ${BUDGET_MS / 1000} s allow) with a 4xx JSON error envelope, writing nothing`, async () => {
-    const before = { digest: snapshot(sim), counts: sim.store.counts() };
+    const before = { digest: snapshot(sim), counts: internalsOf(sim).store.counts() };
     const gen = generator(SEED, target);
     const cases: FuzzCase[] = Array.from({ length: REQUESTS }, () => gen.next());
     const statuses = new Map<number, number>();
@@ -123,7 +123,7 @@ describe('simulator fuzzing: generated bad requests', function () {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     const seconds = (performance.now() - started) / 1000;
-    const after = { digest: snapshot(sim), counts: sim.store.counts() };
+    const after = { digest: snapshot(sim), counts: internalsOf(sim).store.counts() };
 
     const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
     const byFamily = [...families].sort(([a], [b]) => a.localeCompare(b)).map(([f, n]) => `${f} ${n}`).join(', ');

@@ -25,7 +25,7 @@ describe('simulator: bodies that are not UTF-8', () => {
   after(() => t.close());
 
   it('refuses JSON with invalid UTF-8 bytes with 400 and the error body, instead of replacing them with U+FFFD', async () => {
-    const before = t.sim.store.counts();
+    const before = t.store.counts();
     const offer = JSON.stringify([jobOffer(createFaker(5), { reference: 'INV-@' })]);
     for (const bad of [0xff, 0xfe, 0xc0]) {
       const bytes = Buffer.from(offer, 'utf8');
@@ -38,8 +38,8 @@ describe('simulator: bodies that are not UTF-8', () => {
     // A truncated multi-byte sequence at the very end is not UTF-8 either.
     const truncated = Buffer.concat([Buffer.from('[{"reference":"INV-'), Buffer.from([0xe2, 0x82])]);
     expect((await sendBytes(t, 'POST', '/ats/job-offers', 'application/json', truncated)).status).to.equal(400);
-    expect(t.sim.store.counts()).to.deep.equal(before);
-    expect(t.sim.store.jobOffers.values().some((o) => o.reference.includes('\ufffd'))).to.equal(false);
+    expect(t.store.counts()).to.deep.equal(before);
+    expect(t.store.jobOffers.values().some((o) => o.reference.includes('\ufffd'))).to.equal(false);
   });
 
   it('still takes valid UTF-8, multi-byte characters included', async () => {
@@ -76,7 +76,7 @@ describe('simulator: HEAD', () => {
   after(() => t.close());
 
   it('answers HEAD on a GET endpoint as GET without a body (RFC 9110 §9.3.2)', async () => {
-    const reference = t.sim.store.jobOffers.values()[0]?.reference ?? '';
+    const reference = t.store.jobOffers.values()[0]?.reference ?? '';
     for (const path of ['/ats/job-offers', `/ats/job-offers/${encodeURIComponent(reference)}`, '/jobboard/activities']) {
       const get = await t.client.get(path);
       const head = await t.client.send('HEAD', path);
@@ -167,7 +167,7 @@ describe('simulator: the journal masks credentials however they are spelled', fu
     const lastId = (await streamSnapshot(admin)).match(/"id":(\d+)/g)?.map((m) => Number(m.slice(5))) ?? [];
     const detail = await t.client.get(`${admin}api/journal/${Math.max(...lastId)}`, { anonymous: true });
     const stream = await streamSnapshot(admin);
-    const shown = { journal: journal.text, dashboardEntry: detail.text, stream, json: JSON.stringify(t.sim.journal.entries()) };
+    const shown = { journal: journal.text, dashboardEntry: detail.text, stream, json: JSON.stringify(t.journal.entries()) };
     for (const [where, text] of Object.entries(shown)) {
       for (const secret of [SECRET, encodeURIComponent(SECRET), GUESS, token, Buffer.from(`${id}:${SECRET}`).toString('base64')]) {
         expect(text, `${where} shows ${secret}`).to.not.include(secret);
@@ -182,7 +182,7 @@ describe('simulator: the journal masks credentials however they are spelled', fu
 
   it('still shows what is not a secret', async () => {
     await t.client.get('/ats/job-offers?reference=JO-1&limit=2');
-    const entries = t.sim.journal.entries(1);
+    const entries = t.journal.entries(1);
     expect(entries[0]?.path).to.equal('/ats/job-offers?reference=JO-1&limit=2');
     expect(entries[0]?.requestHeaders['authorization']).to.equal('Bearer ***');
   });
@@ -200,22 +200,22 @@ describe('simulator: the token cap', () => {
       const second = await login();
       // Full (3): the expired fixture goes, the first live token stays.
       const third = await login();
-      expect(t.sim.journal.entries(1)[0]?.note).to.match(/full \(3 tokens\): evicted 1 expired token\(s\) to make room/);
+      expect(t.journal.entries(1)[0]?.note).to.match(/full \(3 tokens\): evicted 1 expired token\(s\) to make room/);
       expect(await valid(first), 'the oldest live token was evicted while an expired one was kept').to.equal(true);
       expect(await valid(expired)).to.equal(false);
       // Full again, none expired: the oldest live one goes, and the journal says so.
       const fourth = await login();
-      expect(t.sim.journal.entries(1)[0]?.note).to.match(/evicted 1 live token\(s\), the oldest \(none had expired\)/);
+      expect(t.journal.entries(1)[0]?.note).to.match(/evicted 1 live token\(s\), the oldest \(none had expired\)/);
       expect(await valid(first)).to.equal(false);
       for (const token of [second, third, fourth]) expect(await valid(token)).to.equal(true);
       // Time passes: all three expire, and the next token makes room by evicting them, not a live one.
       now += 61_000;
       const fifth = await login();
-      expect(t.sim.journal.entries(1)[0]?.note).to.match(/evicted 3 expired token\(s\) to make room/);
+      expect(t.journal.entries(1)[0]?.note).to.match(/evicted 3 expired token\(s\) to make room/);
       expect(await valid(fifth)).to.equal(true);
       // Room is left now: the next token evicts nothing.
       await login();
-      expect(t.sim.journal.entries(1)[0]?.note).to.equal(undefined);
+      expect(t.journal.entries(1)[0]?.note).to.equal(undefined);
     } finally {
       await t.close();
     }

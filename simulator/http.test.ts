@@ -51,9 +51,9 @@ describe('simulator: HTTP edges', () => {
   it('answers an oversized body with 413 and stores nothing', async () => {
     const faker = createFaker(3);
     const big = Array.from({ length: 40 }, () => jobOffer(faker));
-    const before = t.sim.store.jobOffers.size;
+    const before = t.store.jobOffers.size;
     expectErrorBody(await t.client.post('/ats/job-offers', big), 413);
-    expect(t.sim.store.jobOffers.size).to.equal(before);
+    expect(t.store.jobOffers.size).to.equal(before);
   });
 
   it('answers 413 from the Content-Length alone, without reading the body', async () => {
@@ -106,7 +106,7 @@ describe('simulator: seeded data', () => {
   it('gives different data for another seed', async () => {
     const a = await startTest({ seed: 1, records: 50 }, false);
     const b = await startTest({ seed: 2, records: 50 }, false);
-    expect(a.sim.store.jobOffers.values()).not.to.deep.equal(b.sim.store.jobOffers.values());
+    expect(a.store.jobOffers.values()).not.to.deep.equal(b.store.jobOffers.values());
     await a.close();
     await b.close();
   });

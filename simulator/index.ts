@@ -11,21 +11,17 @@ import { AdminService } from './admin/service.js';
 import { Dashboard } from './dashboard/index.js';
 import { errorBody } from './envelope.js';
 import { listen, stopListening } from './listen.js';
-import type { Chaos } from './chaos.js';
-import type { Journal } from './journal.js';
+import { keepInternals } from './internals.js';
 import type { ResolvedOptions, SimulatorOptions } from './options.js';
 import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
 import { Pipeline } from './server.js';
 import type { SeedCounts } from './seed.js';
 import { SimulatorState } from './simulator-state.js';
-import type { Store } from './store.js';
 
 export type { SimulatorOptions, ResolvedOptions } from './options.js';
 export type { Persona } from './personas/types.js';
 export type { SeedCounts } from './seed.js';
-export type { Store } from './store.js';
-export type { Journal, JournalEntry } from './journal.js';
 
 export interface Simulator {
   /** The spec's {base_url}: origin plus the base path (a persona with a base path, switched on, changes it). */
@@ -38,10 +34,6 @@ export interface Simulator {
   readonly adminToken: string | undefined;
   /** The options in force: replaced as a whole by setPersonas(). */
   readonly options: ResolvedOptions;
-  readonly store: Store;
-  readonly journal: Journal;
-  /** Latency and chaos: chaos.configure() changes them at runtime. */
-  readonly chaos: Chaos;
   /** Switches to these personas (none: the plain simulator); requests already under way finish under the old ones. */
   setPersonas(personas: readonly Persona[]): void;
   /** Records seeded, per resource. */
@@ -97,7 +89,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const adminUrl = state.resolved.admin ? `${origin}${ADMIN_PREFIX}` : undefined;
   let closing: Promise<void> | undefined;
-  return {
+  const simulator: Simulator = {
     get baseUrl() {
       return state.baseUrl;
     },
@@ -107,9 +99,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get options() {
       return state.options;
     },
-    store: state.store,
-    journal: state.journal,
-    chaos: state.chaos,
     setPersonas: (personas) => service.setPersonas(personas),
     get seeded() {
       return state.seeded;
@@ -132,4 +121,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     exportSnapshot: () => service.exportSnapshot(),
     importSnapshot: (text) => service.importSnapshot(text),
   };
+  // The store and the journal are the tests' to look into (simulator/internals.ts), not the API's; latency and chaos
+  // change through the admin service, like every other change to a running simulator.
+  keepInternals(simulator, { store: state.store, journal: state.journal });
+  return simulator;
 }

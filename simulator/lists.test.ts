@@ -35,14 +35,14 @@ describe('simulator: lists, filters and pagination', () => {
 
   it('walks every job offer exactly once, in creation order, ending with next_link null', async () => {
     const { records, pages } = await walk(t.client, '/ats/job-offers');
-    const all = t.sim.store.jobOffers.values();
+    const all = t.store.jobOffers.values();
     expect(records).to.deep.equal(all);
     expect(pages).to.equal(Math.ceil(all.length / 7));
   });
 
   it('walks the activities of one status, with absolute links that keep the filter', async () => {
     const { records, links } = await walk(t.client, '/jobboard/activities?status=viewed');
-    const expected = t.sim.store.jobboardActivities.values().filter((a) => a.status === 'viewed');
+    const expected = t.store.jobboardActivities.values().filter((a) => a.status === 'viewed');
     expect(expected.length).to.be.greaterThan(14);
     expect(ids(records)).to.deep.equal(ids(expected));
     for (const link of links) {
@@ -60,7 +60,7 @@ describe('simulator: lists, filters and pagination', () => {
     const rest = await walk(t.client, link);
     const seen = [...items(first), ...rest.records];
     expect(new Set(ids(seen)).size).to.equal(seen.length);
-    expect(ids(seen)).to.deep.equal(ids(t.sim.store.jobboardActivities.values()));
+    expect(ids(seen)).to.deep.equal(ids(t.store.jobboardActivities.values()));
   });
 
   describe('filters', () => {
@@ -109,7 +109,7 @@ describe('simulator: lists, filters and pagination', () => {
       const { records } = await walk(t.client, `/jobboard/activities?status=clicked&min_date=${from}&max_date=${to}`);
       const lo = parseIsoDate(from)?.ms as number;
       const hi = (parseIsoDate(to)?.ms as number) + 86_400_000 - 1;
-      const expected = t.sim.store.jobboardActivities.values().filter((a) => {
+      const expected = t.store.jobboardActivities.values().filter((a) => {
         const ms = parseIsoDate(a.recorded_at)?.ms as number;
         return a.status === 'clicked' && ms >= lo && ms <= hi;
       });

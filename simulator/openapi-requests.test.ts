@@ -30,7 +30,7 @@ function queryParameters(op: Operation): { name: string; schema: Node }[] {
 }
 
 function digest(t: Harness): string {
-  return createHash('sha256').update(JSON.stringify(t.sim.store.dump())).digest('hex');
+  return createHash('sha256').update(JSON.stringify(t.store.dump())).digest('hex');
 }
 
 describe('simulator: requests generated from the OpenAPI document', function () {
@@ -45,7 +45,7 @@ describe('simulator: requests generated from the OpenAPI document', function () 
 
   before(async () => {
     t = await startTest({ records: 2000 });
-    const { store } = t.sim;
+    const { store } = t;
     const all = store.jobOffers.values();
     offersWithAttributes = all.filter((o) => (o.attributes ?? []).length > 0).map((o) => ({ reference: o.reference, name: (o.attributes ?? [])[0]?.name ?? '' }));
     const taken = new Set(offersWithAttributes.map((o) => o.reference));

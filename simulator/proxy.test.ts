@@ -122,7 +122,7 @@ describe('simulator: behind a reverse proxy', function () {
       for (const item of body.data) seen.add(item.id);
       link = body.meta?.next_link ?? undefined;
     }
-    const all = t.sim.store.jobboardActivities.values().filter((a) => a.status === 'viewed').length;
+    const all = t.store.jobboardActivities.values().filter((a) => a.status === 'viewed').length;
     expect(seen.size + 3, 'every viewed activity, the first page included').to.equal(all);
   });
 

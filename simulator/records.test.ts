@@ -164,7 +164,7 @@ describe('simulator: reading, replacing, patching and deleting records', () => {
     it('refuses a count sent as a string and keeps the stored one', async () => {
       const res = await t.client.patch(`/jobboard/activities/${id}`, { count: '5' });
       expect(res.status).to.equal(400);
-      expect(t.sim.store.jobboardActivities.get(id)?.count).to.equal(99);
+      expect(t.store.jobboardActivities.get(id)?.count).to.equal(99);
     });
 
     it('stores a created activity as a plain object with id first, then the fields in the order sent', async () => {
@@ -173,7 +173,7 @@ describe('simulator: reading, replacing, patching and deleting records', () => {
       expect(res.status).to.equal(201);
       expect(res.text).to.include(`"data":[{"id":`);
       const created = items(res)[0] as Item;
-      const stored = t.sim.store.jobboardActivities.get(created['id'] as number) as unknown as Record<string, unknown>;
+      const stored = t.store.jobboardActivities.get(created['id'] as number) as unknown as Record<string, unknown>;
       expect(Object.getPrototypeOf(stored)).to.equal(Object.prototype);
       expect(stored.constructor).to.equal(Object);
       expect(Object.keys(stored)).to.deep.equal(['id', ...Object.keys(sent)]);
@@ -207,11 +207,11 @@ describe('simulator: reading, replacing, patching and deleting records', () => {
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal([users]);
       expect(res.body.meta).to.deep.equal({ next_link: null });
-      expect(t.sim.store.users).to.deep.equal(users);
+      expect(t.store.users).to.deep.equal(users);
     });
 
     it('refuses the whole array when an item is invalid or a mail repeats, and keeps the set', async () => {
-      const before = [...t.sim.store.users];
+      const before = [...t.store.users];
       const a = user(faker);
       const res = await t.client.put('/users', [a, { first_name: 'No mail' }, { ...a }]);
       expect(res.status).to.equal(400);
@@ -219,13 +219,13 @@ describe('simulator: reading, replacing, patching and deleting records', () => {
         'item 1: mail is required',
         `item 2: the mail ${JSON.stringify(a.mail)} appears twice`,
       ]);
-      expect(t.sim.store.users).to.deep.equal(before);
+      expect(t.store.users).to.deep.equal(before);
     });
 
     it('accepts an empty array: no users left', async () => {
       const res = await t.client.put('/users', []);
       expect(res.body.data).to.deep.equal([[]]);
-      expect(t.sim.store.users).to.have.length(0);
+      expect(t.store.users).to.have.length(0);
     });
   });
 });

@@ -20,7 +20,7 @@ export const MAX_CACHED_RECORDS = 20_000;
 /** Files kept; the least recently written go first. */
 const MAX_FILES = 4;
 /** The compiled modules whose code decides the seeded data. */
-const GENERATOR = ['seed.js', 'store.js', 'table.js', '../src/data/factories.js', '../src/data/values.js', '../src/data/vocabulary.js'];
+const GENERATOR = ['seed.js', 'store.js', 'table.js', 'table-parts.js', '../src/data/factories.js', '../src/data/values.js', '../src/data/vocabulary.js'];
 
 let identity: string | undefined;
 function generatorIdentity(): string {

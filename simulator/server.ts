@@ -1,4 +1,6 @@
-// The request pipeline: route → authenticate → body → handler → serialize, with the personas' hooks around it.
+// The request pipeline: one ordered list of stages, route → authenticate → body → handler → serialize, into which
+// the personas' hooks are put when the personas change (Stages). A request runs it synchronously until a stage
+// returns a promise: without personas a GET is answered in the tick it arrived in.
 // Every answer is the spec's JSON envelope; a refusal is thrown as a SimError from whichever stage refuses, and
 // anything else thrown is the simulator's own fault (500, logged), never a crash or a stack trace on the wire.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,10 +16,9 @@ import { Journal, maskSecrets } from './journal.js';
 import type { ResolvedOptions } from './options.js';
 import type { Persona, PersonaHooks } from './personas/types.js';
 import { Router } from './router.js';
-import { rules } from './rules.js';
 import type { Store } from './store.js';
-import { checkBody } from './validate.js';
 import { RateLimited, type RateLimits } from './rate-limit.js';
+import { ClientGone, queryIsUtf8, readRequestBody } from './request-body.js';
 
 export interface PipelineState {
   /** Replaced as a whole when personas are switched at runtime; a request keeps the options it started with. */
@@ -34,106 +35,38 @@ export interface PipelineState {
   readonly journaled?: () => void;
 }
 
-/** The hooks of the personas a request started under. */
-interface Hooks {
-  readonly list: readonly PersonaHooks[];
-  /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
-  readonly copy: boolean;
+type Awaitable<T> = T | Promise<T>;
+
+/** What the stages of one request share besides its context. */
+interface Pass {
+  /** The API path, or undefined when the request lies outside the base path. */
+  readonly path: string | undefined;
+  /** Undoes the handler's store writes (ctx.rollback()); set when the handler ran. */
+  undo?: () => void;
 }
 
-/** The request ended before its body did (the client went away); nothing is answered. */
-class ClientGone extends Error {}
+/** A stage before the response: it answers, and the stages after it are skipped, or returns nothing to go on. */
+type RequestStage = (ctx: RequestContext, pass: Pass) => Awaitable<SimResponse | void>;
 
-/** Reads a body up to limit bytes; undefined as soon as it is larger (the rest is never buffered). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        done();
-        req.pause();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      done();
-      // A body that came in one chunk (most do) is used as it is, not copied.
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onError = (): void => {
-      done();
-      reject(new ClientGone());
-    };
-    const onClose = (): void => {
-      if (!req.complete) onError();
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
+/** The pipeline under the personas a request started with. */
+interface Stages {
+  /** In order: onRequest hooks, route, authenticate, body, beforeHandler hooks, the handler (which always answers). */
+  readonly request: readonly RequestStage[];
+  /** The personas with afterHandler hooks, then with serialize hooks, each in the order given. */
+  readonly afterHandler: readonly PersonaHooks[];
+  readonly serialize: readonly PersonaHooks[];
+  /** No persona hook at all: a read answers stored records from their cached JSON. */
+  readonly plain: boolean;
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * The body as text, or undefined when its bytes are not UTF-8. Never replaced with U+FFFD: INV-\xff and INV-\xfe
- * would both become INV-\ufffd, two different requests one record. A BOM is kept, so JSON.parse still refuses it.
- */
-export function utf8(raw: Uint8Array): string | undefined {
-  try {
-    return STRICT_UTF8.decode(raw);
-  } catch {
-    return undefined;
+/** Runs the request stages from `from` until one answers: synchronously until a stage returns a promise. */
+function runStages(stages: readonly RequestStage[], ctx: RequestContext, pass: Pass, from = 0): SimResponse | Promise<SimResponse> {
+  for (let i = from; i < stages.length; i++) {
+    const out = (stages[i] as RequestStage)(ctx, pass);
+    if (out instanceof Promise) return out.then((answered) => answered ?? runStages(stages, ctx, pass, i + 1));
+    if (out) return out;
   }
-}
-
-const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
-
-/**
- * Whether every run of percent-escapes in a query string decodes to UTF-8. URLSearchParams puts U+FFFD in place of
- * one that does not, so ?reference=INV-%FF and ?reference=INV-%FE would both ask for INV-\ufffd.
- */
-export function queryIsUtf8(query: string): boolean {
-  if (!query.includes('%')) return true;
-  for (const run of query.match(ESCAPE_RUN) ?? []) {
-    if (utf8(Buffer.from(run.replace(/%/g, ''), 'hex')) === undefined) return false;
-  }
-  return true;
-}
-
-/** A form body's fields, or undefined when a percent-escape does not decode to UTF-8 (%FF) or is malformed. */
-function formFields(text: string): Record<string, string> | undefined {
-  const fields: Record<string, string> = {};
-  for (const pair of text.split('&')) {
-    if (pair === '') continue;
-    const at = pair.indexOf('=');
-    try {
-      const name = decodeURIComponent((at === -1 ? pair : pair.slice(0, at)).replace(/\+/g, ' '));
-      fields[name] = decodeURIComponent((at === -1 ? '' : pair.slice(at + 1)).replace(/\+/g, ' '));
-    } catch {
-      return undefined;
-    }
-  }
-  return fields;
-}
-
-function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  throw new Error('rdx simulator: no stage of the pipeline answered');
 }
 
 /** The journal's note on a token request that made room for its token. */
@@ -167,23 +100,43 @@ const READ_ONLY: ReadonlySet<string> = new Set(['get', 'list']);
 
 export class Pipeline {
   private readonly router = new Router(operations());
-  private hooksFor: readonly Persona[] | undefined;
-  private hooks: Hooks = { list: [], copy: false };
+  /** The stages, and the persona list they were built for. */
+  private built?: { personas: readonly Persona[]; stages: Stages };
 
   constructor(private readonly state: PipelineState) {
     const missing = operations().filter((op) => !HANDLERS[op.operationId]).map((op) => op.operationId);
     if (missing.length > 0) throw new Error(`rdx simulator: no handler for ${missing.join(', ')}`);
   }
 
-  /** The hooks of the current personas, rebuilt only when the persona list is replaced. */
-  private currentHooks(): Hooks {
-    const personas = this.state.options.personas;
-    if (personas !== this.hooksFor) {
-      const list = personas.map((p) => p.hooks);
-      this.hooks = { list, copy: list.some((h) => h.afterHandler || h.serialize) };
-      this.hooksFor = personas;
-    }
-    return this.hooks;
+  /** The stages under the current personas, rebuilt only when the persona list is replaced. */
+  private currentStages(): Stages {
+    const { personas } = this.state.options;
+    if (this.built?.personas !== personas) this.built = { personas, stages: this.build(personas) };
+    return this.built.stages;
+  }
+
+  /** The one list of stages, with the hooks of these personas put in, each where the hook's name says. */
+  private build(personas: readonly Persona[]): Stages {
+    const hooks = personas.map((p) => p.hooks);
+    const authenticate = hooks.filter((h) => h.authenticate);
+    const beforeValidation = hooks.filter((h) => h.beforeValidation);
+    return {
+      request: [
+        ...hooks.filter((h) => h.onRequest).map((h): RequestStage => (ctx) => h.onRequest?.(ctx)),
+        (ctx, pass) => this.route(ctx, pass.path),
+        (ctx) => this.authenticate(ctx, authenticate),
+        (ctx) => {
+          ctx.stage = 'body';
+          const op = ctx.operation as Operation;
+          if (op.requestSchema) return readRequestBody(ctx, op, this.state.options.maxBodyBytes, beforeValidation);
+        },
+        ...hooks.filter((h) => h.beforeHandler).map((h): RequestStage => (ctx) => h.beforeHandler?.(ctx)),
+        (ctx, pass) => this.runHandler(ctx, pass),
+      ],
+      afterHandler: hooks.filter((h) => h.afterHandler),
+      serialize: hooks.filter((h) => h.serialize),
+      plain: hooks.length === 0,
+    };
   }
 
   /** The API path of a request path, or undefined when it lies outside the base path. */
@@ -227,112 +180,87 @@ export class Pipeline {
 
   private answer(req: IncomingMessage, res: ServerResponse, rawPath: string, query: URLSearchParams, started: number, arrivedAt: number): void | Promise<void> {
     const path = this.apiPath(rawPath);
-    const hooks = this.currentHooks();
-    let undo: (() => void) | undefined;
+    const stages = this.currentStages();
+    const pass: Pass = { path };
     const ctx: RequestContext = {
       req, res, method: req.method ?? 'GET', rawPath, path: path ?? rawPath, query, headers: req.headers,
       store: this.state.store, tokens: this.state.tokens, options: this.state.options, baseUrl: this.state.baseUrl,
       stage: 'request', operation: undefined, params: {}, clientId: undefined, rawBody: undefined, body: undefined,
-      rollback: () => undo?.(),
-    };
-    // The handler stage hands over its transaction's undo, which ctx.rollback() then runs.
-    const setUndo = (fn: () => void): void => {
-      undo = fn;
+      rollback: () => pass.undo?.(),
     };
     const fail = (error: unknown): SimResponse => {
       ctx.rollback();
       return this.failure(ctx, error);
     };
-    if (hooks.list.length > 0) return this.handleWithHooks(ctx, hooks, path, setUndo, fail, started, arrivedAt);
-    // Without personas nothing is awaited unless a body has to be read: a GET is answered in the same tick.
     let produced: SimResponse | Promise<SimResponse>;
     try {
-      produced = this.produce(ctx, path, setUndo);
+      produced = runStages(stages.request, ctx, pass);
     } catch (error) {
       produced = fail(error);
     }
-    if (!(produced instanceof Promise)) {
-      // A read answers stored records as they are (no persona can have changed them on this path).
-      const read = ctx.operation !== undefined && READ_ONLY.has(ctx.operation.kind);
-      this.write(ctx, this.serialize(produced, read), started, arrivedAt);
-      return;
-    }
+    if (!(produced instanceof Promise)) return this.respond(ctx, stages, produced, fail, started, arrivedAt);
     return produced.then(
-      (response) => this.write(ctx, this.serialize(response), started, arrivedAt),
+      (response) => this.respond(ctx, stages, response, fail, started, arrivedAt),
       (error: unknown) => {
-        if (!(error instanceof ClientGone)) this.write(ctx, this.serialize(fail(error)), started, arrivedAt);
+        if (!(error instanceof ClientGone)) return this.respond(ctx, stages, fail(error), fail, started, arrivedAt);
       },
     );
   }
 
-  private async handleWithHooks(
-    ctx: RequestContext, hooks: Hooks, path: string | undefined, setUndo: (undo: () => void) => void,
-    fail: (error: unknown) => SimResponse, started: number, arrivedAt: number,
-  ): Promise<void> {
-    let response: SimResponse;
-    try {
-      response = await this.produceWithHooks(ctx, hooks.list, path, setUndo);
-    } catch (error) {
-      if (error instanceof ClientGone) return;
-      response = fail(error);
+  /** The response through the afterHandler and serialize hooks, if any, written and journaled. */
+  private respond(ctx: RequestContext, stages: Stages, response: SimResponse, fail: (error: unknown) => SimResponse,
+    started: number, arrivedAt: number): void | Promise<void> {
+    if (stages.afterHandler.length === 0 && stages.serialize.length === 0) {
+      const read = stages.plain && ctx.operation !== undefined && READ_ONLY.has(ctx.operation.kind);
+      return this.write(ctx, this.serialize(response, read), started, arrivedAt);
     }
-    let raw: RawResponse | 'sent';
-    try {
-      raw = await this.serializeWithHooks(ctx, hooks.list, await this.after(ctx, hooks, response));
-    } catch (error) {
-      raw = this.serialize(fail(error));
-    }
-    this.write(ctx, raw, started, arrivedAt);
+    return this.afterHooks(ctx, stages, response).then(
+      (raw) => this.write(ctx, raw, started, arrivedAt),
+      (error: unknown) => this.write(ctx, this.serialize(fail(error)), started, arrivedAt),
+    );
   }
 
-  /** The pipeline without personas. */
-  private produce(ctx: RequestContext, path: string | undefined, setUndo: (undo: () => void) => void): SimResponse | Promise<SimResponse> {
-    ctx.stage = 'route';
-    const op = this.route(ctx, path);
-    ctx.stage = 'authenticate';
-    if (op.kind !== 'token') {
-      this.admit(ctx, this.verdict(ctx));
-      this.limit(ctx);
+  /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
+  private async afterHooks(ctx: RequestContext, stages: Stages, response: SimResponse): Promise<RawResponse | 'sent'> {
+    let current = { ...response, headers: { ...response.headers }, body: structuredClone(response.body) };
+    for (const hooks of stages.afterHandler) {
+      const replaced = await hooks.afterHandler?.(ctx, current);
+      if (replaced) current = replaced;
     }
-    ctx.stage = 'body';
-    if (op.requestSchema) return this.readRequestBody(ctx, op, []).then(() => this.runHandler(ctx, op, setUndo));
-    return this.runHandler(ctx, op, setUndo);
+    for (const hooks of stages.serialize) {
+      const raw = await hooks.serialize?.(ctx, current);
+      if (raw) return raw;
+    }
+    return this.serialize(current);
   }
 
-  /** The same stages as produce(), with the personas' hooks between them. */
-  private async produceWithHooks(ctx: RequestContext, list: readonly PersonaHooks[], path: string | undefined, setUndo: (undo: () => void) => void): Promise<SimResponse> {
-    for (const hooks of list) {
-      const early = await hooks.onRequest?.(ctx);
-      if (early) return early;
-    }
-    ctx.stage = 'route';
-    const op = this.route(ctx, path);
-    ctx.stage = 'authenticate';
-    if (op.kind !== 'token') {
-      let verdict = this.verdict(ctx);
-      for (const hooks of list) if (hooks.authenticate) verdict = await hooks.authenticate(ctx, verdict);
-      this.admit(ctx, verdict);
-      this.limit(ctx);
-    }
-    ctx.stage = 'body';
-    if (op.requestSchema) await this.readRequestBody(ctx, op, list);
-    for (const hooks of list) {
-      const early = await hooks.beforeHandler?.(ctx);
-      if (early) return early;
-    }
-    return this.runHandler(ctx, op, setUndo);
-  }
-
-  private runHandler(ctx: RequestContext, op: Operation, setUndo: (undo: () => void) => void): SimResponse {
+  private runHandler(ctx: RequestContext, pass: Pass): SimResponse {
     ctx.stage = 'handler';
+    const op = ctx.operation as Operation;
     const handler = HANDLERS[op.operationId] as (ctx: RequestContext) => SimResponse;
     if (READ_ONLY.has(op.kind)) return handler(ctx);
     const tx = this.state.store.transaction(() => handler(ctx));
-    setUndo(tx.undo);
+    pass.undo = tx.undo;
     return tx.result;
   }
 
-  private route(ctx: RequestContext, path: string | undefined): Operation {
+  /** Checks the bearer token (through the personas' authenticate hooks) and counts the request against its rate limit. */
+  private authenticate(ctx: RequestContext, hooks: readonly PersonaHooks[]): void | Promise<void> {
+    ctx.stage = 'authenticate';
+    if (ctx.operation?.kind === 'token') return;
+    const verdict = this.verdict(ctx);
+    if (hooks.length === 0) return this.admit(ctx, verdict);
+    return this.authenticateWithHooks(ctx, hooks, verdict);
+  }
+
+  private async authenticateWithHooks(ctx: RequestContext, hooks: readonly PersonaHooks[], verdict: AuthVerdict): Promise<void> {
+    let current = verdict;
+    for (const h of hooks) current = (await h.authenticate?.(ctx, current)) ?? current;
+    this.admit(ctx, current);
+  }
+
+  private route(ctx: RequestContext, path: string | undefined): void {
+    ctx.stage = 'route';
     const url = ctx.req.url ?? '';
     const q = url.indexOf('?');
     if (q !== -1 && !queryIsUtf8(url.slice(q + 1))) throw new SimError('validation', 'The query string has a percent-escape that is not UTF-8.');
@@ -341,7 +269,7 @@ export class Pipeline {
       case 'found':
         ctx.operation = match.operation;
         ctx.params = match.params;
-        return match.operation;
+        return;
       case 'method':
         throw new SimError('methodNotAllowed', `${ctx.rawPath} does not take ${ctx.method}; it takes ${match.allow.join(', ')}.`, undefined, {
           allow: match.allow.join(', '),
@@ -364,12 +292,14 @@ export class Pipeline {
     return { ok: false, reason: ctx.query.has('access_token') ? 'query' : 'missing' };
   }
 
+  /** Refuses a request the verdict refuses; counts one it admits against the rate limit. */
   private admit(ctx: RequestContext, verdict: AuthVerdict): void {
     if (!verdict.ok) {
       const refusal = REFUSALS[verdict.reason];
       throw new SimError('unauthorized', refusal.message, undefined, { 'www-authenticate': refusal.challenge });
     }
     ctx.clientId = verdict.clientId;
+    this.limit(ctx);
   }
 
   /** Counts an authenticated request against its token's rate limit; throws RateLimited when the bucket is empty. */
@@ -378,59 +308,6 @@ export class Pipeline {
     const token = bearerToken(ctx.headers.authorization) ?? ctx.query.get('access_token') ?? undefined;
     if (!settings || !this.state.rateLimits || token === undefined) return;
     this.state.rateLimits.take(token, settings, this.state.options.now(), ctx.method);
-  }
-
-  private async readRequestBody(ctx: RequestContext, op: Operation, list: readonly PersonaHooks[]): Promise<void> {
-    const isToken = op.kind === 'token';
-    if (!hasBody(ctx.req)) {
-      throw new SimError('validation', isToken
-        ? 'invalid_request: the token request needs a body with client_id and client_secret.'
-        : 'This request needs a JSON body.');
-    }
-    const type = mediaType(ctx.headers['content-type']);
-    const accepted = isToken ? rules().tokenMediaTypes : ['application/json'];
-    if (!accepted.includes(type)) {
-      throw new SimError('unsupportedMediaType', `The request body must be ${accepted.join(' or ')}, not ${type === '' ? 'sent without a Content-Type' : type}.`);
-    }
-    const limit = this.state.options.maxBodyBytes;
-    const raw = await readBody(ctx.req, limit);
-    // The rest of an oversized body is never read: the connection closes after the answer.
-    if (!raw) throw new SimError('payloadTooLarge', `The request body is larger than ${limit} bytes.`, undefined, { connection: 'close' });
-    ctx.rawBody = raw;
-    const text = utf8(raw);
-    if (text === undefined) throw new SimError('malformedJson', 'The request body is not valid UTF-8.');
-    let parsed: unknown;
-    if (type === 'application/x-www-form-urlencoded') {
-      parsed = formFields(text);
-      if (parsed === undefined) throw new SimError('validation', 'invalid_request: the form body has a percent-escape that is not UTF-8.');
-    } else {
-      try {
-        parsed = JSON.parse(text);
-      } catch (error) {
-        throw new SimError('malformedJson', `The request body is not well-formed JSON: ${(error as Error).message}.`);
-      }
-    }
-    ctx.body = parsed;
-    // A persona may stand in for a lenient server that rewrites a body before it is checked (hook beforeValidation).
-    for (const hooks of list) await hooks.beforeValidation?.(ctx);
-    parsed = ctx.body;
-    if (isToken) return;
-    if (op.requestIsArray) {
-      if (!Array.isArray(parsed)) throw new SimError('validation', 'The request body must be a JSON array.');
-      return;
-    }
-    const checked = checkBody(op.requestSchema as string, parsed);
-    if (!checked.ok) throw new SimError('validation', 'The request body is not valid.', checked.problems);
-    ctx.body = checked.value;
-  }
-
-  private async after(ctx: RequestContext, active: Hooks, response: SimResponse): Promise<SimResponse> {
-    let current = active.copy ? { ...response, headers: { ...response.headers }, body: structuredClone(response.body) } : response;
-    for (const hooks of active.list) {
-      const replaced = await hooks.afterHandler?.(ctx, current);
-      if (replaced) current = replaced;
-    }
-    return current;
   }
 
   private failure(ctx: RequestContext, error: unknown): SimResponse {
@@ -455,14 +332,6 @@ export class Pipeline {
       const message = `The simulator could not serialize its answer: ${(error as Error).message}`;
       return { status: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify(errorBody(message)) };
     }
-  }
-
-  private async serializeWithHooks(ctx: RequestContext, list: readonly PersonaHooks[], response: SimResponse): Promise<RawResponse | 'sent'> {
-    for (const hooks of list) {
-      const raw = await hooks.serialize?.(ctx, response);
-      if (raw) return raw;
-    }
-    return this.serialize(response);
   }
 
   private write(ctx: RequestContext, raw: RawResponse | 'sent', started: number, arrivedAt: number): void {

@@ -35,12 +35,12 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     const first = await startTest({ stateFile: file, records: 50 });
     const created = items(await first.client.post('/jobboard/activities', [ACTIVITY]))[0];
     await first.client.delete('/jobboard/job-offers/1');
-    const before = first.sim.store.dump();
+    const before = first.store.dump();
     await first.close();
 
     const second = await startTest({ stateFile: file, records: 999, seed: 5 });
     try {
-      expect(second.sim.store.dump()).to.deep.equal(before);
+      expect(second.store.dump()).to.deep.equal(before);
       expect(items(await second.client.get(`/jobboard/activities?job_offer_reference=JO-STATE-1`))).to.deep.equal([created]);
       const next = items(await second.client.post('/jobboard/activities', [ACTIVITY]))[0];
       expect(next?.['id'], 'ids go on from the saved sequence').to.equal(Number(created?.['id']) + 1);
@@ -110,18 +110,18 @@ describe('simulator: --state, snapshots and the seed cache', function () {
       const exported = await admin.get('/snapshot');
       expect(exported.status).to.equal(200);
       expect(exported.headers['content-disposition']).to.match(/attachment/);
-      expect(parseSnapshot(exported.text).store).to.deep.equal(t.sim.store.dump());
+      expect(parseSnapshot(exported.text).store).to.deep.equal(t.store.dump());
       await t.client.post('/jobboard/activities', [ACTIVITY]);
-      const changed = t.sim.store.dump();
+      const changed = t.store.dump();
 
       const broken = await admin.send('PUT', '/snapshot', { raw: exported.text.replace('"version":1', '"version":9'), headers: { 'content-type': 'application/json' } });
       expect(broken.status).to.equal(400);
       expect(broken.body.message).to.match(/refused, nothing changed: snapshot format version 9/);
-      expect(t.sim.store.dump(), 'a refused import changes nothing').to.deep.equal(changed);
+      expect(t.store.dump(), 'a refused import changes nothing').to.deep.equal(changed);
 
       const restored = await admin.send('PUT', '/snapshot', { raw: exported.text, headers: { 'content-type': 'application/json' } });
       expect(restored.status, restored.text).to.equal(200);
-      expect(snapshotText(t.sim.store, { seed: 1, records: 40 }, 0)).to.equal(snapshotText((() => {
+      expect(snapshotText(t.store, { seed: 1, records: 40 }, 0)).to.equal(snapshotText((() => {
         const s = new Store();
         s.load(parseSnapshot(exported.text).store);
         return s;
@@ -218,30 +218,30 @@ describe('simulator: --state, snapshots and the seed cache', function () {
     type Doc = { store: Record<string, { last: number; rows: [number, Record<string, unknown>][] }> };
     try {
       const doc = JSON.parse(t.sim.exportSnapshot()) as Doc;
-      const before = t.sim.store.dump();
+      const before = t.store.dump();
       const far = structuredClone(doc);
       (far.store['jobboardActivities'] as Doc['store'][string]).last = 2 ** 53 - 3;
       const refused = await admin.send('PUT', '/snapshot', { raw: JSON.stringify(far), headers: json });
       expect(refused.status, refused.text).to.equal(400);
       expect(refused.body.message).to.include(`store.jobboardActivities.last must be from 0 to ${MAX_SEQUENCE}`);
-      expect(t.sim.store.dump(), 'nothing imported').to.deep.equal(before);
+      expect(t.store.dump(), 'nothing imported').to.deep.equal(before);
 
       // One id left: a batch of three gets one record and two refusals, and says so.
       const edge = structuredClone(doc);
       (edge.store['jobboardActivities'] as Doc['store'][string]).last = MAX_SEQUENCE - 1;
       expect((await admin.send('PUT', '/snapshot', { raw: JSON.stringify(edge), headers: json })).status).to.equal(200);
-      const count = t.sim.store.jobboardActivities.size;
+      const count = t.store.jobboardActivities.size;
       const res = await t.client.post('/jobboard/activities', [ACTIVITY, ACTIVITY, ACTIVITY]);
       expect(res.status, res.text).to.equal(207);
       expect(res.body.message).to.equal('1 jobboard activity created, 2 items refused.');
       expect(items(res).map((r) => r['id'])).to.deep.equal([MAX_SEQUENCE]);
       expect(JSON.stringify(res.body.errors)).to.include('item 1: no jobboard activity can be created').and.include('item 2:');
-      expect(t.sim.store.jobboardActivities.size).to.equal(count + 1);
+      expect(t.store.jobboardActivities.size).to.equal(count + 1);
       expect((await t.client.patch(`/jobboard/activities/${MAX_SEQUENCE}`, { count: 2 })).status, 'the one created can be addressed').to.equal(200);
       const none = await t.client.post('/jobboard/activities', [ACTIVITY]);
       expect(none.status).to.equal(400);
       expect(none.body.message).to.equal('No jobboard activity created: 1 item was refused.');
-      expect(t.sim.store.jobboardActivities.size).to.equal(count + 1);
+      expect(t.store.jobboardActivities.size).to.equal(count + 1);
     } finally {
       await admin.close();
       await t.close();

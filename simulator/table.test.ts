@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createFaker } from '../src/data/factories.js';
 import { Store } from './store.js';
-import { KeyIndex, SeqList, SharedStrings, Table, mergeScan, type PageQuery } from './table.js';
+import { Table, type PageQuery } from './table.js';
+import { KeyIndex, SeqList, SharedStrings, mergeScan } from './table-parts.js';
 
 interface Thing {
   id: number;

@@ -24,26 +24,56 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * The code of every HarnessError, which a program can switch on (error.code) as it can on undici's or fastify's:
+ * stable across versions, unlike the message. docs/api.md lists them, generated from here (src/cli/docs.ts).
+ */
+export const ERROR_CODES = {
+  RDX_ERR_USAGE: { exit: EXIT.USAGE, when: 'a command\'s flags or arguments do not fit together, or one has a value it cannot take' },
+  RDX_ERR_OPTIONS: { exit: EXIT.USAGE, when: 'an option of the programmatic API (runConformance) has a value it cannot take' },
+  RDX_ERR_CONFIG: { exit: EXIT.USAGE, when: 'the config file is missing, unreadable or invalid, or a profile value (a URL, a limit, an id source, --proxy, --ca) cannot be used' },
+  RDX_ERR_NO_TARGET: { exit: EXIT.USAGE, when: 'no target: no base URL given, and no simulator to start instead' },
+  RDX_ERR_NO_CREDENTIALS: { exit: EXIT.USAGE, when: 'no client id or client secret given' },
+  RDX_ERR_SUITE: { exit: EXIT.USAGE, when: 'a suite file is invalid (each problem as file:line: field: message)' },
+  RDX_ERR_NO_CASES: { exit: EXIT.USAGE, when: 'no case matches the filters' },
+  RDX_ERR_BASELINE: { exit: EXIT.USAGE, when: 'the baseline file is missing or invalid' },
+  RDX_ERR_REPORT: { exit: EXIT.USAGE, when: 'a report.json cannot be read: missing, too large, not JSON, not a report' },
+  RDX_ERR_MERGE: { exit: EXIT.USAGE, when: 'reports cannot be merged: the same run twice, or another spec, harness version, --fail-on or target' },
+  RDX_ERR_BUNDLE: { exit: EXIT.USAGE, when: 'a bundle cannot be read, is malformed or does not match its manifest' },
+  RDX_ERR_KEY: { exit: EXIT.USAGE, when: 'a signing or public key cannot be read or is not the Ed25519 key of its kind' },
+  RDX_ERR_WRITE: { exit: EXIT.USAGE, when: 'a file cannot be written, or exists and --force was not given' },
+  RDX_ERR_MISSING_PACKAGE: { exit: EXIT.USAGE, when: 'an optional package a flag needs (testcontainers for --image) is not installed' },
+  RDX_ERR_UNREACHABLE: { exit: EXIT.UNREACHABLE, when: 'nothing answered at the token endpoint, or a gateway said the service behind it did not' },
+  RDX_ERR_CREDENTIALS_REFUSED: { exit: EXIT.UNREACHABLE, when: 'the token endpoint refused the credentials' },
+  RDX_ERR_NO_TOKEN_ENDPOINT: { exit: EXIT.UNREACHABLE, when: 'nothing answers as a token endpoint at that URL (404, 405, 410, 501, a redirect elsewhere)' },
+  RDX_ERR_NO_ENGINE: { exit: EXIT.UNREACHABLE, when: '--image: no container engine answers' },
+  RDX_ERR_CONTAINER: { exit: EXIT.UNREACHABLE, when: '--image: the container could not be started, published or reached' },
+} as const satisfies Record<string, { exit: ExitCode; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes whose errors end a command with this exit code. */
+type CodeOf<E extends ExitCode> = { [K in ErrorCode]: (typeof ERROR_CODES)[K]['exit'] extends E ? K : never }[ErrorCode];
+
 export class HarnessError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: ExitCode,
-    readonly code: string,
-  ) {
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, readonly code: ErrorCode) {
     super(message);
     this.name = 'HarnessError';
+    this.exitCode = ERROR_CODES[code].exit;
   }
 }
 
 export class UsageError extends HarnessError {
-  constructor(message: string, code = 'RDX_ERR_USAGE') {
-    super(message, EXIT.USAGE, code);
+  constructor(message: string, code: CodeOf<typeof EXIT.USAGE> = 'RDX_ERR_USAGE') {
+    super(message, code);
   }
 }
 
 export class UnreachableError extends HarnessError {
-  constructor(message: string, code = 'RDX_ERR_UNREACHABLE') {
-    super(message, EXIT.UNREACHABLE, code);
+  constructor(message: string, code: CodeOf<typeof EXIT.UNREACHABLE> = 'RDX_ERR_UNREACHABLE') {
+    super(message, code);
   }
 }
 

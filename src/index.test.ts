@@ -1,6 +1,7 @@
 // The programmatic API as its entry module gives it (the installed package is tested in test/packaging/): options
 // resolved as `rdx run` resolves them, the verdict and the exit code `rdx run` would give.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,13 @@ import { packageRoot } from './spec/index.js';
 
 describe('the programmatic API (src/index.ts)', function () {
   this.timeout(60_000);
+  it('can be required from CommonJS: no module it loads awaits at its top (require(esm) refuses those)', () => {
+    const api = join(packageRoot, 'dist', 'src', 'index.js');
+    const out = spawnSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(api)}).allPersonas().length)`], { encoding: 'utf8' });
+    expect(out.stderr).to.equal('');
+    expect(Number(out.stdout)).to.be.above(100);
+  });
+
   // No RDX_* variables and no rdx.config.yaml: the bundled simulator, as `rdx run` with no profile.
   const quiet = { env: {}, cwd: mkdtempSync(join(tmpdir(), 'rdx-api-')) };
 

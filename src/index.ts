@@ -20,7 +20,8 @@ export type { CaseResult, Exchange, Assertion, Observation, ResidueEntry, Transp
 export type { CaseFilters } from './engine/plan.js';
 export type { Level } from './spec/index.js';
 export type { Profile, ProfileFlags } from './config/profile.js';
-export { EXIT } from './errors.js';
+export { EXIT, ERROR_CODES, HarnessError, UsageError, UnreachableError } from './errors.js';
+export type { ErrorCode, ExitCode } from './errors.js';
 
 /** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …); docs/verdicts.md. */
 export type { RunVerdict, FailOn, ToComplete } from './core/report.js';
@@ -84,16 +85,16 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
 
 /** The `fixtures` option, checked as the config file's are: a bad value is a usage error naming it (exit 2). */
 function checkedFixtures(fixtures: unknown): Profile['fixtures'] {
-  if (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures)) throw new UsageError('options.fixtures: expected an object ({ atsJobOfferIds?, expiredToken? })');
+  if (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures)) throw new UsageError('options.fixtures: expected an object ({ atsJobOfferIds?, expiredToken? })', 'RDX_ERR_OPTIONS');
   const { atsJobOfferIds, expiredToken, ...rest } = fixtures as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new UsageError(`options.fixtures.${unknown[0]}: unknown key (atsJobOfferIds and expiredToken are known)`);
+  if (unknown.length) throw new UsageError(`options.fixtures.${unknown[0]}: unknown key (atsJobOfferIds and expiredToken are known)`, 'RDX_ERR_OPTIONS');
   if (atsJobOfferIds !== undefined) {
-    if (!Array.isArray(atsJobOfferIds) || atsJobOfferIds.length === 0) throw new UsageError('options.fixtures.atsJobOfferIds: expected a non-empty list of {id} strings');
+    if (!Array.isArray(atsJobOfferIds) || atsJobOfferIds.length === 0) throw new UsageError('options.fixtures.atsJobOfferIds: expected a non-empty list of {id} strings', 'RDX_ERR_OPTIONS');
     const bad = atsJobOfferIds.findIndex((id) => typeof id !== 'string' || id === '');
-    if (bad >= 0) throw new UsageError(`options.fixtures.atsJobOfferIds[${bad}]: expected a non-empty string`);
+    if (bad >= 0) throw new UsageError(`options.fixtures.atsJobOfferIds[${bad}]: expected a non-empty string`, 'RDX_ERR_OPTIONS');
   }
-  if (expiredToken !== undefined && (typeof expiredToken !== 'string' || expiredToken === '')) throw new UsageError('options.fixtures.expiredToken: expected a non-empty string');
+  if (expiredToken !== undefined && (typeof expiredToken !== 'string' || expiredToken === '')) throw new UsageError('options.fixtures.expiredToken: expected a non-empty string', 'RDX_ERR_OPTIONS');
   return {
     ...(atsJobOfferIds !== undefined ? { atsJobOfferIds: atsJobOfferIds as string[] } : {}),
     ...(expiredToken !== undefined ? { expiredToken: expiredToken as string } : {}),

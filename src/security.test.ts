@@ -15,6 +15,7 @@ import { TokenStore, credentialsMatch, secretsEqual } from '../simulator/auth.js
 import { rawExchange } from '../test/fuzz/raw.js';
 import { startSimulator, type Simulator } from '../simulator/index.js';
 import { packageRoot } from './spec/index.js';
+import { internalsOf } from '../test/support/simulator.js';
 
 const CLI = fileURLToPath(new URL('./cli/main.js', import.meta.url));
 
@@ -31,10 +32,10 @@ async function fetchText(url: string, options: { method?: string; headers?: Reco
 
 function storeDigest(sim: Simulator): string {
   const hash = createHash('sha256');
-  for (const table of [sim.store.jobOffers, sim.store.applicationSteps, sim.store.jobboardActivities, sim.store.jobboardJobOffers]) {
+  for (const table of [internalsOf(sim).store.jobOffers, internalsOf(sim).store.applicationSteps, internalsOf(sim).store.jobboardActivities, internalsOf(sim).store.jobboardJobOffers]) {
     hash.update(JSON.stringify(table.values()));
   }
-  return hash.update(JSON.stringify(sim.store.users)).digest('hex');
+  return hash.update(JSON.stringify(internalsOf(sim).store.users)).digest('hex');
 }
 
 /**
@@ -286,7 +287,7 @@ describe('security: no secret or token in any output of a full run', function ()
         if (entry.name.endsWith('.gz')) outputs.push([`${path} (unpacked)`, gunzipSync(bytes).toString('utf8')]);
       }
       expect(files.map((e) => e.name)).to.include.members(['report.json', 'junit.xml', 'report.html', 'bundle.tar.gz']);
-      outputs.push(['journal', JSON.stringify(sim.journal.entries())]);
+      outputs.push(['journal', JSON.stringify(internalsOf(sim).journal.entries())]);
       outputs.push(['GET /__admin/journal', (await fetchText(`${sim.adminUrl ?? ''}journal`)).text]);
 
       const forms = (secret: string): string[] => [...new Set([

@@ -1,7 +1,7 @@
 // Request bodies of the admin API and the dashboard, and how either refuses what it was sent: an AdminRefusal,
 // which each router answers with its status and the error envelope.
 import type { IncomingMessage } from 'node:http';
-import { readBody, utf8 } from '../server.js';
+import { readBody, utf8 } from '../request-body.js';
 import { SNAPSHOT_MAX_BYTES } from '../snapshot.js';
 
 /** An export is a download, under this name. */

@@ -138,10 +138,10 @@ describe('dashboard in headless Chromium', function () {
 
   it('exports a snapshot, and importing that file after a reseed brings the store and its counts back', async () => {
     await page.click('[data-resource="job-offers"]');
-    const offers = t.sim.store.jobOffers.size;
+    const offers = t.store.jobOffers.size;
     await page.locator('#r-info', { hasText: `${offers.toLocaleString('en-US')} records` }).waitFor();
     const counts = await page.textContent('#d-counts');
-    const before = t.sim.store.dump();
+    const before = t.store.dump();
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#d-export')]);
     const exported = join(files, 'exported.json');
@@ -154,7 +154,7 @@ describe('dashboard in headless Chromium', function () {
     await page.fill('#d-records', '200');
     await page.click('#d-reseed');
     await page.locator('#h-chips', { hasText: 'seed 4 · 200 records' }).waitFor({ timeout: 10_000 });
-    await page.locator('#r-info', { hasText: `${t.sim.store.jobOffers.size} records` }).waitFor();
+    await page.locator('#r-info', { hasText: `${t.store.jobOffers.size} records` }).waitFor();
     expect(await page.textContent('#d-counts')).to.not.equal(counts);
 
     await page.setInputFiles('#d-import-file', exported);
@@ -165,13 +165,13 @@ describe('dashboard in headless Chromium', function () {
     await page.locator('#h-chips', { hasText: 'seed 1 · 1,000 records' }).waitFor({ timeout: 10_000 });
     await page.locator('#r-info', { hasText: `${offers.toLocaleString('en-US')} records` }).waitFor();
     expect(await page.textContent('#d-counts')).to.equal(counts);
-    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(t.store.dump()).to.deep.equal(before);
     await shot(page, 'snapshot');
   });
 
   it('refuses a corrupt snapshot, shows the server\'s words as text, and changes nothing', async () => {
     const counts = await page.textContent('#d-counts');
-    const before = t.sim.store.dump();
+    const before = t.store.dump();
     const logged = b?.problems.length ?? 0;
     const hostile = '<img src=x onerror="document.title=\'owned\'">';
     const corrupt = join(files, 'corrupt.json');
@@ -186,7 +186,7 @@ describe('dashboard in headless Chromium', function () {
     writeFileSync(corrupt, '{"format": "rdx-simulator-snapshot", "version": 1, "store": {');
     await page.setInputFiles('#d-import-file', corrupt);
     await page.locator('#d-snap.bad', { hasText: 'nothing changed: not JSON' }).waitFor({ timeout: 10_000 });
-    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(t.store.dump()).to.deep.equal(before);
     expect(await page.textContent('#d-counts')).to.equal(counts);
     // Each refusal logs the browser's own "400" line; nothing else may.
     const refusals = b?.problems.splice(logged) ?? [];
@@ -268,7 +268,7 @@ describe('dashboard behind an admin token, in headless Chromium', function () {
       // A link could not carry the token: the page fetches the snapshot with it in a header.
       const [download] = await Promise.all([b.page.waitForEvent('download'), b.page.click('#d-export')]);
       const exported = await download.path();
-      expect(parseSnapshot(readFileSync(exported, 'utf8')).store).to.deep.equal(t.sim.store.dump());
+      expect(parseSnapshot(readFileSync(exported, 'utf8')).store).to.deep.equal(t.store.dump());
       await b.page.locator('#d-snap', { hasText: 'Exported' }).waitFor();
       expect(seen.filter((u) => u.includes(TOKEN)), 'the token never goes into a URL').to.deep.equal([]);
       expect(b.outside).to.deep.equal([]);

@@ -132,7 +132,7 @@ describe('simulator: dashboard', function () {
   it('describes the simulator for the quick start, with the demo secret only', async () => {
     const state = items(await admin.get('/api/state'))[0];
     expect(state).to.include({ baseUrl: t.sim.baseUrl, clientId: 'rdx-client', clientSecret: 'rdx-secret', seed: 1, records: 100, adminTokenRequired: false });
-    expect(state?.['counts']).to.deep.equal(t.sim.store.counts());
+    expect(state?.['counts']).to.deep.equal(t.store.counts());
     const other = await startTest({ clientSecret: 'not-the-demo-one' }, false);
     const otherAdmin = new Client(other.sim.adminUrl?.replace(/\/$/, '') ?? '');
     try {
@@ -223,36 +223,36 @@ describe('simulator: dashboard', function () {
   it('pages and searches the records, with the links between them', async () => {
     const page = await admin.get('/api/records/job-offers?page=2&size=5');
     expect(page.status).to.equal(200);
-    expect(data(page)).to.deep.equal(t.sim.store.jobOffers.values().slice(5, 10));
+    expect(data(page)).to.deep.equal(t.store.jobOffers.values().slice(5, 10));
     const meta = page.body['meta'] as unknown as { total: number; pages: number; links: Record<string, Record<string, number>> };
-    expect(meta.total).to.equal(t.sim.store.jobOffers.size);
-    expect(meta.pages).to.equal(Math.ceil(t.sim.store.jobOffers.size / 5));
+    expect(meta.total).to.equal(t.store.jobOffers.size);
+    expect(meta.pages).to.equal(Math.ceil(t.store.jobOffers.size / 5));
 
     // Pick a job offer that has application steps, and follow its links.
-    const step = t.sim.store.applicationSteps.values()[0];
+    const step = t.store.applicationSteps.values()[0];
     const ref = step?.job_offer_reference ?? '';
     const offer = await admin.get(`/api/records/job-offers?ref=${encodeURIComponent(ref)}`);
     const links = (offer.body['meta'] as unknown as typeof meta).links[ref];
-    const steps = t.sim.store.applicationSteps.values().filter((s) => s.job_offer_reference === ref);
-    const activities = t.sim.store.jobboardActivities.values().filter((a) => a.job_offer_reference === ref);
+    const steps = t.store.applicationSteps.values().filter((s) => s.job_offer_reference === ref);
+    const activities = t.store.jobboardActivities.values().filter((a) => a.job_offer_reference === ref);
     expect(links).to.deep.equal({
-      attributes: t.sim.store.jobOffers.get(ref)?.attributes?.length ?? 0,
+      attributes: t.store.jobOffers.get(ref)?.attributes?.length ?? 0,
       applicationSteps: steps.length,
       jobboardActivities: activities.length,
-      jobboardJobOffers: t.sim.store.jobboardJobOffers.values().filter((j) => j.reference === ref).length,
+      jobboardJobOffers: t.store.jobboardJobOffers.values().filter((j) => j.reference === ref).length,
     });
     const linked = await admin.get(`/api/records/application-steps?ref=${encodeURIComponent(ref)}&size=200`);
     expect(data(linked)).to.deep.equal(steps);
     expect((linked.body['meta'] as unknown as { links: Record<string, unknown> }).links[ref]).to.deep.equal({ jobOffer: true });
 
-    const title = t.sim.store.jobOffers.values()[3]?.title ?? '';
+    const title = t.store.jobOffers.values()[3]?.title ?? '';
     const found = data<{ title: string }>(await admin.get(`/api/records/job-offers?q=${encodeURIComponent(title.toUpperCase())}`));
     expect(found.map((f) => f.title)).to.include(title);
     const attributes = data<{ job_offer_reference: string; name: string }>(await admin.get('/api/records/attributes?size=200'));
-    const total = t.sim.store.jobOffers.values().reduce((n, o) => n + (o.attributes?.length ?? 0), 0);
+    const total = t.store.jobOffers.values().reduce((n, o) => n + (o.attributes?.length ?? 0), 0);
     expect(attributes).to.have.length(Math.min(total, 200));
     expect(attributes[0]).to.have.keys('job_offer_reference', 'name', 'value');
-    expect(data(await admin.get('/api/records/users?size=200'))).to.deep.equal(t.sim.store.users);
+    expect(data(await admin.get('/api/records/users?size=200'))).to.deep.equal(t.store.users);
   });
 
   it('streams the journal live, with bodies a request away and secrets masked', async () => {
@@ -309,7 +309,7 @@ describe('simulator: dashboard', function () {
   it('reseeds and resets through the page\'s endpoints', async () => {
     const res = await admin.post('/api/reseed', { seed: 3, records: 50 }, { headers: WRITE });
     expect(res.status).to.equal(200);
-    expect(t.sim.store.jobOffers.size).to.equal(10);
+    expect(t.store.jobOffers.size).to.equal(10);
     expect(items(await admin.get('/api/state'))[0]).to.include({ seed: 3, records: 50 });
     await admin.post('/api/reseed', { seed: 1, records: 100 }, { headers: WRITE });
     expect(items(await admin.get('/api/state'))[0]).to.include({ seed: 1, records: 100 });
@@ -320,12 +320,12 @@ describe('simulator: dashboard', function () {
     expect(exported.status).to.equal(200);
     expect(exported.headers['content-disposition']).to.equal('attachment; filename="rdx-simulator-snapshot.json"');
     expect(exported.headers['cache-control']).to.equal('no-store');
-    const before = t.sim.store.dump();
+    const before = t.store.dump();
     expect(parseSnapshot(exported.text).store).to.deep.equal(before);
-    const counts = t.sim.store.counts();
+    const counts = t.store.counts();
 
     expect((await admin.post('/api/reseed', { seed: 7, records: 60 }, { headers: WRITE })).status).to.equal(200);
-    expect(t.sim.store.counts()).to.not.deep.equal(counts);
+    expect(t.store.counts()).to.not.deep.equal(counts);
     const stream = await EventStream.open(`${t.sim.adminUrl ?? ''}api/events`);
     try {
       await stream.next((e) => e.event === 'journal' && e.data['snapshot'] === true);
@@ -337,12 +337,12 @@ describe('simulator: dashboard', function () {
     } finally {
       await stream.close();
     }
-    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(t.store.dump()).to.deep.equal(before);
     expect(items(await admin.get('/api/state'))[0]).to.include({ seed: 1, records: 100 });
   });
 
   it('refuses a corrupt or foreign snapshot, or one sent without its header, and changes nothing', async () => {
-    const before = t.sim.store.dump();
+    const before = t.store.dump();
     const put = (raw: string, headers: Record<string, string> = WRITE): Promise<Reply> => admin.send('PUT', '/api/snapshot', { raw, headers });
     for (const [raw, why] of [
       ['{"format": "rdx-simulator-snapshot", "version": 1, <img src=x onerror=alert(1)>', /not JSON/],
@@ -356,14 +356,14 @@ describe('simulator: dashboard', function () {
     }
     const valid = (await admin.get('/api/snapshot')).text;
     expect((await admin.post('/api/reseed', { seed: 5, records: 30 }, { headers: WRITE })).status).to.equal(200);
-    const reseeded = t.sim.store.dump();
+    const reseeded = t.store.dump();
     expect((await put(valid, {})).status, 'without X-Rdx-Dashboard').to.equal(403);
     expect((await put(valid, { ...WRITE, origin: 'http://evil.example' })).status, 'from another origin').to.equal(403);
     expect((await admin.get('/api/snapshot', { headers: { host: 'evil.example' } })).status, 'under a foreign name').to.equal(403);
     expect((await admin.send('DELETE', '/api/snapshot', { headers: WRITE })).headers['allow']).to.equal('GET, PUT');
-    expect(t.sim.store.dump()).to.deep.equal(reseeded);
+    expect(t.store.dump()).to.deep.equal(reseeded);
     expect((await put(valid)).status).to.equal(200);
-    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(t.store.dump()).to.deep.equal(before);
   });
 
   it('tells a live page when the store was replaced through the admin API too', async () => {
@@ -513,14 +513,14 @@ describe('simulator: dashboard behind an admin token', function () {
     const exported = await admin.get('/api/snapshot', { headers: auth });
     expect(exported.status).to.equal(200);
     expect(exported.text).to.not.include(TOKEN);
-    const before = t.sim.store.dump();
+    const before = t.store.dump();
     await admin.post('/api/reseed', { seed: 9, records: 20 }, { headers: { ...auth, ...WRITE } });
-    const reseeded = t.sim.store.dump();
+    const reseeded = t.store.dump();
     expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: WRITE })).status).to.equal(401);
     expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: { ...WRITE, 'x-rdx-admin-token': 'wrong' } })).status).to.equal(401);
-    expect(t.sim.store.dump()).to.deep.equal(reseeded);
+    expect(t.store.dump()).to.deep.equal(reseeded);
     expect((await admin.send('PUT', '/api/snapshot', { raw: exported.text, headers: { ...auth, ...WRITE } })).status).to.equal(200);
-    expect(t.sim.store.dump()).to.deep.equal(before);
+    expect(t.store.dump()).to.deep.equal(before);
   });
 
   it('opens a report with a one-time ticket, never with the token in the URL', async () => {

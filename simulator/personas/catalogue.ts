@@ -1,8 +1,10 @@
-// Personas by name without loading them all. A persona lives in faults/<name>.js or variants/<name>.js, the file
-// named after the persona (personas.test.ts holds every module to that), so `rdx simulate --fault X` reads one
-// directory listing and loads one module: importing all hundred of them was a fifth of the simulator's start-up.
-// index.ts still imports every persona, for what needs them all: the self-check, the dashboard's list, the docs.
+// The one registry of personas: a persona lives in faults/<name>.js or variants/<name>.js, the file named after the
+// persona (personas.test.ts holds every module to that), and is known by being there; nothing lists it by hand.
+// `rdx simulate --fault X` reads one directory listing and loads one module (importing all hundred of them was a
+// fifth of the simulator's start-up); index.ts loads them all, for what needs them all: the self-check, the
+// dashboard's list, the docs.
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Store } from '../store.js';
 import type { Persona } from './types.js';
 
@@ -31,7 +33,22 @@ export function personaKind(name: string): Persona['kind'] | undefined {
 export async function loadPersona(name: string): Promise<Persona | undefined> {
   const kind = personaKind(name);
   if (!kind) return undefined;
-  const module = (await import(`./${FOLDERS[kind]}/${name}.js`)) as Record<string, unknown>;
+  return personaIn((await import(`./${FOLDERS[kind]}/${name}.js`)) as Record<string, unknown>, kind, name);
+}
+
+/**
+ * Every persona, variants then faults, each kind by name, loaded now. Synchronously, through require(esm): an
+ * await at the top of personas/index.ts would make the package's API, which exports allPersonas(), an async
+ * module that CommonJS callers can no longer require().
+ */
+export function loadAllPersonas(): Persona[] {
+  const require = createRequire(import.meta.url);
+  return (['variant', 'fault'] as const).flatMap((kind) => personaNames(kind).map((name) =>
+    personaIn(require(`./${FOLDERS[kind]}/${name}.js`) as Record<string, unknown>, kind, name)));
+}
+
+/** The persona a module exports under its name. */
+function personaIn(module: Record<string, unknown>, kind: Persona['kind'], name: string): Persona {
   const found = Object.values(module).find((value): value is Persona => (value as Persona | undefined)?.name === name);
   if (!found) throw new Error(`rdx simulator: ${FOLDERS[kind]}/${name}.js exports no persona named ${name}`);
   return found;

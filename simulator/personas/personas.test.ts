@@ -103,9 +103,9 @@ describe('simulator personas', () => {
     });
 
     it('leaves the store untouched when it rewrites a response', async () => {
-      const before = t.sim.store.jobboardActivities.values();
+      const before = t.store.jobboardActivities.values();
       await t.client.get('/jobboard/activities');
-      expect(t.sim.store.jobboardActivities.values()).to.deep.equal(before);
+      expect(t.store.jobboardActivities.values()).to.deep.equal(before);
     });
   });
 
@@ -146,16 +146,16 @@ describe('simulator personas', () => {
     after(() => t.close());
 
     it('all-or-nothing: a mixed batch is refused and nothing of it stays', async () => {
-      const before = t.sim.store.jobOffers.size;
+      const before = t.store.jobOffers.size;
       const res = await t.client.post('/ats/job-offers', [jobOffer(faker), { title: 'no reference' }]);
       expect(res.status).to.equal(400);
-      expect(t.sim.store.jobOffers.size).to.equal(before);
+      expect(t.store.jobOffers.size).to.equal(before);
     });
 
     it('patch-not-persisted: the answer shows the change, the store does not', async () => {
       const res = await t.client.patch('/ats/job-offers/JO-2026-000001', { title: 'Changed' });
       expect(items(res)[0]?.['title']).to.equal('Changed');
-      expect(t.sim.store.jobOffers.get('JO-2026-000001')?.title).not.to.equal('Changed');
+      expect(t.store.jobOffers.get('JO-2026-000001')?.title).not.to.equal('Changed');
     });
 
     it('any-token: a request without a token is served', async () => {
@@ -177,11 +177,11 @@ describe('simulator personas', () => {
     after(() => t.close());
 
     it('sees the body before the schema does: a PUT without title is accepted and the stored title kept', async () => {
-      const stored = t.sim.store.jobOffers.get('JO-2026-000002');
+      const stored = t.store.jobOffers.get('JO-2026-000002');
       const res = await t.client.put('/ats/job-offers/JO-2026-000002', { reference: 'JO-2026-000002', publication_at: '2026-04-01T09:00:00Z' });
       expect(res.status).to.equal(200);
-      expect(t.sim.store.jobOffers.get('JO-2026-000002')?.title).to.equal(stored?.title);
-      expect(t.sim.store.jobOffers.get('JO-2026-000002')?.publication_at).to.equal('2026-04-01T09:00:00Z');
+      expect(t.store.jobOffers.get('JO-2026-000002')?.title).to.equal(stored?.title);
+      expect(t.store.jobOffers.get('JO-2026-000002')?.publication_at).to.equal('2026-04-01T09:00:00Z');
     });
 
     it('still refuses what the persona leaves alone: a title of the wrong type', async () => {
@@ -328,7 +328,7 @@ describe('simulator personas', () => {
     it('exclusive-date-bounds: leaves out a record on the bound, and next_link carries the bounds as sent', async () => {
       const t = await startTest({ personas: [personaByName('exclusive-date-bounds') as Persona], pageSize: 2 });
       try {
-        const day = t.sim.store.jobboardActivities.values()[0]?.recorded_at.slice(0, 10) as string;
+        const day = t.store.jobboardActivities.values()[0]?.recorded_at.slice(0, 10) as string;
         const on = await t.client.get(`/jobboard/activities?min_date=${day}&max_date=${day}`);
         expect(on.status, JSON.stringify(on.body)).to.equal(200);
         expect(on.body.data, 'a listing, with no record on the bound').to.deep.equal([]);

@@ -1,6 +1,6 @@
 // A persona changes how the simulator behaves: a fault (it breaks clauses of the spec on purpose, so the harness
 // can be seen to catch it) or a variant (a legal reading of an open point other than the default). Each is one
-// small module under personas/faults/ or personas/variants/, listed in personas/index.ts.
+// small module under personas/faults/ or personas/variants/, named after its file: being there registers it.
 //
 // A persona is options plus hooks around the pipeline  route → authenticate → body → handler → serialize:
 //   onRequest      before routing; return a response to answer at once (for example a 503 for every request).

@@ -1,6 +1,6 @@
 // Reference docs generated from their sources, so they cannot drift: docs/cli.md from the yargs definitions of every
 // command, docs/profile.md from the profile schema and the interpretation register, docs/personas.md from the
-// personas. Each file keeps hand-written text around a generated block; `node dist/src/cli/docs.js --write`
+// personas, docs/api.md's error codes from ERROR_CODES. Each file keeps hand-written text around a generated block; `node dist/src/cli/docs.js --write`
 // rewrites the blocks and src/cli/docs.test.ts fails when one is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { interpretations, packageRoot } from '../spec/index.js';
 import { readProfileSchema } from '../config/profile.js';
 import { personasMarkdown, PERSONAS_BEGIN, PERSONAS_END } from '../selfcheck/index.js';
 import { COMMANDS, globalOptions } from './main.js';
+import { ERROR_CODES, EXIT } from '../errors.js';
 
 export const REGENERATE = 'node dist/src/cli/docs.js --write';
 const begin = (name: string): string => `<!-- generated: ${name} by \`${REGENERATE}\` from its source; a test keeps it true -->`;
@@ -124,12 +125,24 @@ export function profileMarkdown(): string {
   ].join('\n');
 }
 
+/** docs/api.md's table of error codes, from ERROR_CODES. */
+function errorCodesMarkdown(): string {
+  const exitName = new Map<number, string>(Object.entries(EXIT).map(([name, code]) => [code, name]));
+  return [
+    begin('errors'),
+    '| `error.code` | exit code | when |', '|---|---|---|',
+    ...Object.entries(ERROR_CODES).map(([code, { exit, when }]) => `| \`${code}\` | ${exit} (\`${exitName.get(exit) ?? ''}\`) | ${cell(when)} |`),
+    END,
+  ].join('\n');
+}
+
 /** The generated blocks of each docs file. */
 export async function generatedBlocks(): Promise<{ file: string; begin: string; end: string; text: string }[]> {
   return [
     { file: 'docs/cli.md', begin: begin('cli'), end: END, text: await cliMarkdown() },
     { file: 'docs/profile.md', begin: begin('profile'), end: END, text: profileMarkdown() },
     { file: 'docs/personas.md', begin: PERSONAS_BEGIN, end: PERSONAS_END, text: personasMarkdown() },
+    { file: 'docs/api.md', begin: begin('errors'), end: END, text: errorCodesMarkdown() },
   ];
 }
 

@@ -179,7 +179,7 @@ export function numberFlag(flag: string, value: unknown, path: string[], unit: s
   const range = s.minimum !== undefined && s.maximum !== undefined ? `from ${s.minimum} to ${s.maximum}`
     : s.minimum !== undefined ? `of at least ${s.minimum}` : s.maximum !== undefined ? `of at most ${s.maximum}` : '';
   const given = Number.isNaN(n) ? 'something that is not a number' : String(value);
-  throw new UsageError(`${flag} takes ${unit}: ${whole ? 'a whole number' : 'a number'}${range ? ` ${range}` : ''}; got ${given} (profile key ${path.join('.')})`);
+  throw new UsageError(`${flag} takes ${unit}: ${whole ? 'a whole number' : 'a number'}${range ? ` ${range}` : ''}; got ${given} (profile key ${path.join('.')})`, 'RDX_ERR_CONFIG');
 }
 
 /** "unknown field timeout: did you mean `timeoutMs`? (known: …)" */
@@ -202,13 +202,13 @@ export function codeFrame(text: string, line: number, col: number): string {
 
 /** Reads and checks a config file; every problem is reported as file:line: field: message. */
 export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.env, record?: (e: EnvExpansion) => void): Record<string, unknown> {
-  if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`);
+  if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`, 'RDX_ERR_CONFIG');
   const counter = new LineCounter();
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`config file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
+    throw new UsageError(`config file ${path} cannot be read: ${(error as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`, 'RDX_ERR_CONFIG');
   }
   const doc = parseDocument(text, { lineCounter: counter });
   const yamlError = doc.errors[0];
@@ -217,14 +217,14 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
     // yaml's message ends "at line L, column C:" followed by its own frame; ours is the same for every file error.
     const what = yamlError.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'not valid YAML';
     const more = doc.errors.length > 1 ? `\n(${doc.errors.length - 1} more YAML error(s) after this one)` : '';
-    throw new UsageError(`${path}:${line}:${col}: not valid YAML: ${what}\n${codeFrame(text, line, col)}${more}`);
+    throw new UsageError(`${path}:${line}:${col}: not valid YAML: ${what}\n${codeFrame(text, line, col)}${more}`, 'RDX_ERR_CONFIG');
   }
   let raw: Record<string, unknown>;
   try {
     raw = (doc.toJS() ?? {}) as Record<string, unknown>;
   } catch (error) {
     // yaml refuses here, not while parsing, aliases that expand past its limit (an alias bomb): the file's fault.
-    throw new UsageError(`${path}: not valid YAML: ${(error as Error).message}`);
+    throw new UsageError(`${path}: not valid YAML: ${(error as Error).message}`, 'RDX_ERR_CONFIG');
   }
   // A section whose entries are all commented out reads as null: treat it as empty.
   for (const [k, v] of Object.entries(raw)) if (v === null) delete raw[k];
@@ -261,7 +261,7 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
   const missingEnv: { at: string[]; message: string }[] = [];
   const expanded = expandEnv(raw, env, [], missingEnv, record) as Record<string, unknown>;
   for (const p of missingEnv) problem(p.at, p.message);
-  if (problems.length) throw new UsageError(`bad config file:\n${problems.join('\n')}`);
+  if (problems.length) throw new UsageError(`bad config file:\n${problems.join('\n')}`, 'RDX_ERR_CONFIG');
   return expanded;
 }
 
@@ -315,7 +315,7 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
   if (flags.exploreBudget !== undefined) profile.explore = { requests: flags.exploreBudget.requests, seconds: flags.exploreBudget.seconds ?? profile.explore?.seconds ?? Math.max(20, Math.ceil(flags.exploreBudget.requests / 20)) };
   for (const [what, value] of [['base URL', profile.baseUrl], ['token URL', profile.tokenUrl]] as const) {
-    if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`);
+    if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`, 'RDX_ERR_CONFIG');
   }
   return profile;
 }

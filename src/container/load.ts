@@ -16,7 +16,7 @@ export async function loadContainer(importer: () => Promise<typeof import('./ind
   try {
     return await importer();
   } catch (error) {
-    if (missingPackage(error, 'testcontainers')) throw new UsageError(INSTALL_TESTCONTAINERS);
+    if (missingPackage(error, 'testcontainers')) throw new UsageError(INSTALL_TESTCONTAINERS, 'RDX_ERR_MISSING_PACKAGE');
     throw error;
   }
 }

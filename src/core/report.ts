@@ -388,25 +388,25 @@ export function reportProblem(doc: unknown): string | undefined {
  * within bounds, then JSON, then REPORT_SCHEMA. `where` names the file (or the bundle entry) in every error.
  */
 export function parseReport(data: string | Buffer, where: string, budget?: ReadBudget): RunReport {
-  if (data.length > MAX_REPORT_BYTES) throw new UsageError(`${where}: ${data.length} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`);
+  if (data.length > MAX_REPORT_BYTES) throw new UsageError(`${where}: ${data.length} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_REPORT');
   const text = typeof data === 'string' ? data : data.toString('utf8');
   const scan = jsonScan(text);
-  if (scan.depth > MAX_REPORT_DEPTH) throw new UsageError(`${where}: nests deeper than ${MAX_REPORT_DEPTH} levels, which no report does; not read`);
-  if (scan.weight > MAX_REPORT_PARSED_BYTES) throw new UsageError(`${where}: would take about ${Math.round(scan.weight / 2 ** 20)} MiB once parsed, more than a report can (${MAX_REPORT_PARSED_BYTES / 2 ** 20} MiB); not read`);
+  if (scan.depth > MAX_REPORT_DEPTH) throw new UsageError(`${where}: nests deeper than ${MAX_REPORT_DEPTH} levels, which no report does; not read`, 'RDX_ERR_REPORT');
+  if (scan.weight > MAX_REPORT_PARSED_BYTES) throw new UsageError(`${where}: would take about ${Math.round(scan.weight / 2 ** 20)} MiB once parsed, more than a report can (${MAX_REPORT_PARSED_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_REPORT');
   if (budget) {
     budget.used += scan.weight;
     if (budget.used > MAX_REPORTS_PARSED_BYTES) {
-      throw new UsageError(`${where}: the reports read so far with it would take about ${Math.round(budget.used / 2 ** 20)} MiB once parsed, more than one command reads (${MAX_REPORTS_PARSED_BYTES / 2 ** 20} MiB); merge fewer at a time (a merged report.json can be merged again)`);
+      throw new UsageError(`${where}: the reports read so far with it would take about ${Math.round(budget.used / 2 ** 20)} MiB once parsed, more than one command reads (${MAX_REPORTS_PARSED_BYTES / 2 ** 20} MiB); merge fewer at a time (a merged report.json can be merged again)`, 'RDX_ERR_REPORT');
     }
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${where}: not JSON (${(error as Error).message})`);
+    throw new UsageError(`${where}: not JSON (${(error as Error).message})`, 'RDX_ERR_REPORT');
   }
   const problem = reportProblem(doc);
-  if (problem) throw new UsageError(`${where}: ${problem}`);
+  if (problem) throw new UsageError(`${where}: ${problem}`, 'RDX_ERR_REPORT');
   return doc as RunReport;
 }
 
@@ -416,11 +416,11 @@ export function readReportFile(file: string, budget?: ReadBudget): RunReport {
   try {
     // Refused before it is read when it is too large to be a report.
     const size = statSync(file).size;
-    if (size > MAX_REPORT_BYTES) throw new UsageError(`${file}: ${size} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`);
+    if (size > MAX_REPORT_BYTES) throw new UsageError(`${file}: ${size} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_REPORT');
     data = readFileSync(file);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`${file}: cannot read the report (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_REPORT');
   }
   return parseReport(data, file, budget);
 }

@@ -21,15 +21,15 @@ export const PLACEHOLDER = 'TODO';
 const isPlaceholder = (reason: string): boolean => reason.trim().toUpperCase().startsWith(PLACEHOLDER);
 
 export function readBaseline(file: string, knownIds: Set<string>): BaselineEntry[] {
-  if (!existsSync(file)) throw new UsageError(`baseline ${file} does not exist (write one with --update-baseline)`);
+  if (!existsSync(file)) throw new UsageError(`baseline ${file} does not exist (write one with --update-baseline)`, 'RDX_ERR_BASELINE');
   let doc: unknown;
   try {
     doc = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new UsageError(`baseline ${file}: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`baseline ${file}: ${(error as Error).message.split('\n')[0]}`, 'RDX_ERR_BASELINE');
   }
   const list = (doc as { knownFailures?: unknown } | null)?.knownFailures;
-  if (!Array.isArray(list)) throw new UsageError(`baseline ${file}: expected a knownFailures list`);
+  if (!Array.isArray(list)) throw new UsageError(`baseline ${file}: expected a knownFailures list`, 'RDX_ERR_BASELINE');
   const problems: string[] = [];
   const entries = list.map((raw, i) => {
     const e = raw as Partial<BaselineEntry>;
@@ -42,7 +42,7 @@ export function readBaseline(file: string, knownIds: Set<string>): BaselineEntry
     if (e.expires !== undefined && Number.isNaN(Date.parse(String(e.expires)))) problems.push(`knownFailures[${i}].expires: not a date`);
     return { id: String(e.id), reason: String(e.reason), ...(e.expires !== undefined ? { expires: String(e.expires) } : {}) };
   });
-  if (problems.length) throw new UsageError(`baseline ${file}:\n${problems.join('\n')}`);
+  if (problems.length) throw new UsageError(`baseline ${file}:\n${problems.join('\n')}`, 'RDX_ERR_BASELINE');
   return entries;
 }
 

@@ -9,7 +9,6 @@ import { ID_LOGS } from '../../simulator/personas/variants/message-only-with-id-
 import { runConformance, type RunReport } from './run.js';
 import { embeddedSimulator } from '../cli/compose.js';
 import { IdSourceSet, keyFields } from './id-sources.js';
-import type { HttpClient } from '../http/client.js';
 import { resourceInfo } from '../spec/index.js';
 import { runSimulate } from '../../test/support/simulator.js';
 
@@ -154,7 +153,7 @@ describe('an id log of hundreds of MB (issue 36)', function () {
     appendFileSync(file, `${JSON.stringify({ application_ats_id: 'huge', note: 'y'.repeat(5 * 2 ** 20), id: 2 })}\n`);
     const ours = (n: number): string => JSON.stringify({ application_ats_id: `app-${n}`, step: 'hired', recorded_at: '2026-11-27', id: 1000 + n });
     appendFileSync(file, `${[1, 2, 3].map(ours).join('\n')}\n`);
-    const ids = new IdSourceSet({ 'application-step': { file } }, { baseUrl: 'http://127.0.0.1:9', http: undefined as unknown as HttpClient, token: () => Promise.resolve('t') });
+    const ids = new IdSourceSet({ 'application-step': { file } }, { baseUrl: 'http://127.0.0.1:9', tokens: { send: () => Promise.reject(new Error('a file source sends nothing')) } });
     for (const n of [3, 1, 2]) {
       expect(await ids.learn('application-step', { application_ats_id: `app-${n}`, step: 'hired', recorded_at: '2026-11-27' })).to.deep.equal({ id: String(1000 + n) });
     }

@@ -11,7 +11,7 @@
 // (spec/schemas), read by resourceInfo, so the rule lives there once. atsJobOfferIdSource is idSources.atsJobOffer.
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import type { HttpClient } from '../http/client.js';
+import type { TokenSender } from '../http/auth.js';
 import type { IdSource, IdSources } from '../config/profile.js';
 import type { Unlock } from '../core/results.js';
 import { resourceInfo } from '../spec/index.js';
@@ -142,8 +142,8 @@ export function matchesKey(record: unknown, key: RecordKey): boolean {
 
 export interface IdSourceDeps {
   baseUrl: string;
-  http: HttpClient;
-  token: () => Promise<string>;
+  /** Sends a lookup with the run's token (a fresh one after a 401). */
+  tokens: TokenSender;
 }
 
 /** What an id source answered: the id, or why none (problem, for the case) and what would fix it (for the list). */
@@ -287,8 +287,8 @@ class ResourceIds {
     const fix = `make the lookup answer the id of the ${ID_SOURCE_RESOURCES[this.resource].words} its URL names (as text, JSON, {id} or {data: [{id}]})`;
     // Checked again here, not only when the profile was read: this is where the token leaves.
     if (new URL(url).origin !== new URL(this.deps.baseUrl).origin) return broken('url-origin', `${this.where} is not on the base URL's origin`, 'put the lookup on the base URL\'s origin');
-    const ex = await this.deps.http.send(`${ID_SOURCE_RESOURCES[this.resource].words} id lookup`, {
-      method: 'GET', url, headers: { accept: 'application/json, text/plain', authorization: `Bearer ${await this.deps.token()}` },
+    const ex = await this.deps.tokens.send(`${ID_SOURCE_RESOURCES[this.resource].words} id lookup`, {
+      method: 'GET', url, headers: { accept: 'application/json, text/plain' },
     });
     const status = ex.response?.status ?? 0;
     if (!ex.response || status < 200 || status >= 300) {

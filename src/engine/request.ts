@@ -2,6 +2,7 @@
 // on a revoked token, and the throttled answers met on the way, recorded in the case.
 import type { Operation } from '../spec/index.js';
 import type { OutgoingRequest } from '../http/client.js';
+import { TokenError, bearer } from '../http/auth.js';
 import type { Exchange, Unlock } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, assertion, type CaseRun, type RunServices } from './case-run.js';
@@ -33,13 +34,13 @@ export async function buildRequest(run: CaseRun, step: StepDef, op: Operation | 
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
-  if (auth === 'default') headers['authorization'] = `Bearer ${await token(run.services)}`;
+  if (auth === 'default') headers['authorization'] = await tokenCall(() => run.services.tokens.header());
   if (auth === 'header') headers['authorization'] = String(run.resolve(step.authHeader ?? '', { ...run.vars, token: await token(run.services) }));
   if (auth === 'query') url.searchParams.append('access_token', await token(run.services));
   if (auth === 'expired') {
     const expired = await run.services.expiredToken();
     if (typeof expired !== 'string') throw new Stop('skip', expired.unavailable, EXPIRED_TOKEN_UNLOCK);
-    headers['authorization'] = `Bearer ${expired}`;
+    headers['authorization'] = bearer(expired);
   }
   let text: string | undefined;
   if (step.rawBody !== undefined) text = String(run.resolve(step.rawBody));
@@ -49,30 +50,29 @@ export async function buildRequest(run: CaseRun, step: StepDef, op: Operation | 
   return { method: op?.method ?? step.method ?? 'GET', url: url.toString(), headers, auth, ...(text !== undefined ? { body: text } : {}) };
 }
 
-/** The run's access token (from its cache); none is an error of the case. */
-export async function token(services: RunServices): Promise<string> {
+/** What the token provider gives; no token is an error of the case. */
+async function tokenCall<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await services.tokens.token();
+    return await call();
   } catch (error) {
-    throw new Stop('error', `no token: ${(error as Error).message}`);
+    if (error instanceof TokenError) throw new Stop('error', `no token: ${error.message}`);
+    throw error;
   }
 }
+
+/** The run's access token (from its cache); none is an error of the case. */
+export const token = (services: RunServices): Promise<string> => tokenCall(() => services.tokens.token());
 
 /** A GET with the run's token, as a walk or a listing sends it. */
 export async function tokenGet(services: RunServices, url: string): Promise<OutgoingRequest> {
-  return { method: 'GET', url, headers: { accept: 'application/json', authorization: `Bearer ${await token(services)}` } };
+  return { method: 'GET', url, headers: { accept: 'application/json', authorization: await tokenCall(() => services.tokens.header()) } };
 }
 
-/** Sends and records; a 401 on the run's own token is retried once with a fresh token (it may have been revoked). */
+/** Sends and records; a request with the run's own token goes through the token provider (a fresh token after a 401). */
 export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name): Promise<Exchange> {
   const { http, tokens } = run.services;
-  let ex = await http.send(label, request);
-  const usedRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'];
-  if (ex.response?.status === 401 && usedRunToken && step.operation !== 'requestToken') {
-    tokens.invalidate(/^Bearer (.*)$/.exec(String(usedRunToken))?.[1]);
-    const retried = { ...request, headers: { ...request.headers, authorization: `Bearer ${await token(run.services)}` } };
-    ex = await http.send(label, retried);
-  }
+  const usesRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'] !== undefined && step.operation !== 'requestToken';
+  const ex = usesRunToken ? await tokenCall(() => tokens.send(label, request)) : await http.send(label, request);
   recordThrottled(run);
   run.result.exchanges.push(ex);
   return ex;

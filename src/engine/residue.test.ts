@@ -10,6 +10,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName, type Persona } from '../../simulator/personas/index.js';
 import { ID_LOGS } from '../../simulator/personas/variants/message-only-with-id-logs.js';
 import type { RunReport } from './run.js';
+import { internalsOf } from '../../test/support/simulator.js';
 
 describe('what a run leaves on its target', function () {
   this.timeout(60_000);
@@ -50,10 +51,10 @@ describe('the residue a report states is what the target holds', function () {
    * the ledger counts those a run adds through endpoint 7, not those a created job offer carries.
    */
   const counts = (sim: Simulator): Record<string, number> => ({
-    'job-offer': sim.store.jobOffers.size,
-    'application-step': sim.store.applicationSteps.size,
-    'jobboard-activity': sim.store.jobboardActivities.size,
-    'jobboard-job-offer': sim.store.jobboardJobOffers.size,
+    'job-offer': internalsOf(sim).store.jobOffers.size,
+    'application-step': internalsOf(sim).store.applicationSteps.size,
+    'jobboard-activity': internalsOf(sim).store.jobboardActivities.size,
+    'jobboard-job-offer': internalsOf(sim).store.jobboardJobOffers.size,
   });
 
   /** A complete run against a simulator with these personas, with the profile a vendor of it would give. */

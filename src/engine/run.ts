@@ -99,10 +99,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const idSources = idSourcesOf(profile);
   for (const [resource, source] of Object.entries(idSources) as [keyof typeof idSources, unknown][]) {
     const problem = idSourceProblem(source, baseUrl, resource);
-    if (problem) return abandon(new UsageError(`${idSourceKey(resource)}: ${problem}`));
+    if (problem) return abandon(new UsageError(`${idSourceKey(resource)}: ${problem}`, 'RDX_ERR_CONFIG'));
   }
   if (!clientId || !clientSecret) {
-    return abandon(new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file'));
+    return abandon(new UsageError('no credentials: give --client-id and --client-secret, RDX_CLIENT_ID and RDX_CLIENT_SECRET, or credentials in the config file', 'RDX_ERR_NO_CREDENTIALS'));
   }
   const tokenUrl = profile.tokenUrl ?? `${baseUrl.replace(/\/$/, '')}/oauth2/token`;
   const secrets = runSecrets(profile, clientId, clientSecret, baseUrl, tokenUrl);
@@ -118,11 +118,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
   try {
     await awaiting('the first token', firstToken(tokens, halt.signal, secrets));
-    const ids = new IdSourceSet(idSources, { baseUrl, http, token: () => tokens.token() });
+    const ids = new IdSourceSet(idSources, { baseUrl, tokens });
     const { gen, genFor } = await generationContext(profile, ids, startedAt, all);
     const runner = new Runner({
       profile, baseUrl, http, tokens, secrets, gen, genFor, credentials: { clientId, clientSecret }, ids,
-      expiredToken: () => expiredToken(profile, http, tokenUrl, credentials, secrets),
+      expiredToken: () => expiredToken(profile, tokens, secrets),
     });
     const baselineOutcome: BaselineOutcome = { unexpectedPasses: [], expired: [] };
     const judged = (r: CaseResult): void => {
@@ -143,7 +143,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // What the cases created and did not delete, deleted where the spec has a DELETE (a stopped run stops here too).
     let sweep: SweepOutcome | undefined;
     if (!halt.signal.aborted) {
-      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, http, baseUrl, () => tokens.token(), concurrency, (e) => runner.services.ledger.idOf(e)).catch(() => undefined));
+      sweep = await awaiting('the end-of-run sweep', sweepResidue(runner.ledger, tokens, baseUrl, concurrency, (e) => runner.services.ledger.idOf(e)).catch(() => undefined));
       http.takeThrottled();
     }
     const report = assembleReport({
@@ -212,12 +212,12 @@ function planRun(options: RunOptions): { all: CaseDef[]; cases: CaseDef[]; basel
   try {
     all = loadSuites(options.suiteFiles);
   } catch (error) {
-    if (error instanceof SuiteError) throw new UsageError(`bad suite file(s):\n${error.problems.map(formatProblem).join('\n')}`);
+    if (error instanceof SuiteError) throw new UsageError(`bad suite file(s):\n${error.problems.map(formatProblem).join('\n')}`, 'RDX_ERR_SUITE');
     throw error;
   }
   const baseline: BaselineEntry[] = options.baseline ? readBaseline(options.baseline, new Set(all.map((c) => c.id))) : [];
   const plan = planCases(all, options.filters ?? {});
-  if (plan.cases.length === 0) throw new UsageError('no case matches the filters');
+  if (plan.cases.length === 0) throw new UsageError('no case matches the filters', 'RDX_ERR_NO_CASES');
   return { all, cases: plan.cases, baseline };
 }
 
@@ -235,9 +235,9 @@ async function firstToken(tokens: TokenProvider, halt: AbortSignal, secrets: Sec
     const failure = error instanceof TokenError ? error : new TokenError(String(error));
     const message = secrets.scrub(failure.message);
     switch (tokenFailureKind(failure.exchange)) {
-      case 'no-answer': throw new UnreachableError(`cannot reach the target: ${message}`);
-      case 'refused': throw new UnreachableError(`the target refused the credentials: ${message}`);
-      case 'not-here': throw new UnreachableError(`no token endpoint answers there: ${message}`);
+      case 'no-answer': throw new UnreachableError(`cannot reach the target: ${message}`, 'RDX_ERR_UNREACHABLE');
+      case 'refused': throw new UnreachableError(`the target refused the credentials: ${message}`, 'RDX_ERR_CREDENTIALS_REFUSED');
+      case 'not-here': throw new UnreachableError(`no token endpoint answers there: ${message}`, 'RDX_ERR_NO_TOKEN_ENDPOINT');
       case 'answered': tokens.giveUp(new TokenError(`the token endpoint answered without a usable token (judged: see the auth/token cases): ${message}`, failure.exchange));
     }
   }

@@ -5,7 +5,7 @@
 // deleted by any client, so they stay on the target (the residue the report lists). Never judged: a refused DELETE
 // leaves the record in the residue, nothing more.
 import type { ResidueEntry } from '../core/results.js';
-import type { HttpClient } from '../http/client.js';
+import type { TokenSender } from '../http/auth.js';
 import { deletableById } from '../core/residue.js';
 
 /** What the sweep did: the records it sent a DELETE for, those the target deleted, the throttled answers it met. */
@@ -18,9 +18,10 @@ export interface SweepOutcome {
 /**
  * Sends a DELETE for every record in the ledger not yet deleted whose resource has one and whose id the run learnt
  * (from an answer, or from the resource's id source: `idOf`), one per record however many entries name it, up to
- * `concurrency` at a time; marks the entries of the records the target deleted (2xx).
+ * `concurrency` at a time, with the run's token (a fresh one after a 401); marks the entries of the records the
+ * target deleted (2xx).
  */
-export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, baseUrl: string, token: () => Promise<string>,
+export async function sweepResidue(ledger: ResidueEntry[], tokens: TokenSender, baseUrl: string,
   concurrency = 1, idOf: (entry: ResidueEntry) => Promise<number | string | undefined> = (e) => Promise.resolve(e.id)): Promise<SweepOutcome> {
   const paths = deletableById();
   // The same record may be in the ledger twice (created by one case, named by another's control).
@@ -40,7 +41,7 @@ export async function sweepResidue(ledger: ResidueEntry[], http: HttpClient, bas
   let throttled = 0;
   const worker = async (): Promise<void> => {
     for (let record = queue.shift(); record; record = queue.shift()) {
-      const ex = await http.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json', authorization: `Bearer ${await token()}` } });
+      const ex = await tokens.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json' } });
       const status = ex.response?.status ?? 0;
       throttled += ex.throttled?.answers ?? 0;
       if (status >= 200 && status < 300) {

@@ -1,10 +1,10 @@
 // Reaching the target of a run: the bundled simulator when no base URL is given, the secrets to mask, the HTTP client
 // bound to the target's origins, and a token that has expired for the expiry case.
 import { randomBytes } from 'node:crypto';
-import { expiresInUnit, type Profile } from '../config/profile.js';
+import type { Profile } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
-import { tokenRequestBody } from '../http/auth.js';
+import type { TokenProvider } from '../http/auth.js';
 import { Secrets, stripUserinfo } from '../http/redact.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { endpointOf } from './latency.js';
@@ -23,7 +23,7 @@ export interface Target {
 export async function reachTarget(given: Profile, simulator: StartEmbeddedTarget | undefined): Promise<Target> {
   if (given.baseUrl) return { profile: given, baseUrl: given.baseUrl, clientId: given.clientId, clientSecret: given.clientSecret };
   // No target given: the bundled simulator, in-process on a free loopback port, with throwaway credentials.
-  if (!simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file');
+  if (!simulator) throw new UsageError('no target: give --base-url, RDX_BASE_URL or baseUrl in the config file', 'RDX_ERR_NO_TARGET');
   const clientId = 'rdx-embedded';
   const clientSecret = randomBytes(18).toString('base64url');
   const sim = await simulator({ seed: given.seed, clientId, clientSecret });
@@ -119,29 +119,14 @@ function originsOf(...urls: string[]): string[] {
     try {
       return new URL(url).origin;
     } catch {
-      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`);
+      throw new UsageError(`${url} is not a URL: give an absolute http(s) URL`, 'RDX_ERR_CONFIG');
     }
   });
 }
 
-/** A token that has expired: from the profile, or a fresh one waited out when it lives 5 s or less. */
-export async function expiredToken(profile: Profile, http: HttpClient, tokenUrl: string,
-  credentials: { clientId: string; clientSecret: string; grantType: string | null }, secrets: Secrets): Promise<string | { unavailable: string }> {
-  if (profile.fixtures.expiredToken) {
-    secrets.add(profile.fixtures.expiredToken);
-    return profile.fixtures.expiredToken;
-  }
-  const ex = await http.send('expired token', {
-    method: 'POST', url: tokenUrl, headers: { 'content-type': 'application/json' }, body: tokenRequestBody(credentials),
-  });
-  const body = ex.response?.json as { access_token?: unknown; expires_in?: unknown } | undefined;
-  if (typeof body?.access_token !== 'string' || typeof body.expires_in !== 'number') return { unavailable: 'no token to let expire' };
-  secrets.add(body.access_token);
-  const unitMs = { seconds: 1000, milliseconds: 1, minutes: 60_000 }[expiresInUnit(profile)];
-  const lifetime = body.expires_in * unitMs;
-  if (lifetime > 5000) {
-    return { unavailable: `tokens live ${body.expires_in} ${expiresInUnit(profile)}; too long to wait for one to expire (give fixtures.expiredToken in the profile)` };
-  }
-  await new Promise((r) => setTimeout(r, lifetime + 1000));
-  return body.access_token;
+/** A token that has expired: the profile's, else one the token provider waits out. */
+export async function expiredToken(profile: Profile, tokens: TokenProvider, secrets: Secrets): Promise<string | { unavailable: string }> {
+  if (!profile.fixtures.expiredToken) return tokens.expiredToken();
+  secrets.add(profile.fixtures.expiredToken);
+  return profile.fixtures.expiredToken;
 }

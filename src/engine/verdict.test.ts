@@ -250,13 +250,18 @@ describe('run verdicts', function () {
 
       const seen: (string | undefined)[] = [];
       const lookup = await listenOnLoopback(createServer((req, res) => {
+        req.resume();
+        if (req.url === '/oauth2/token') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'tok-1', expires_in: 3600 }));
         seen.push(req.headers.authorization);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 4711 }] }));
       }));
       try {
         const { HttpClient } = await import('../http/client.js');
         const http = new HttpClient({ timeoutMs: 2000, maxResponseBytes: 1 << 20, retries: 0, insecure: false, origins: [lookup.url] });
-        const ids = new IdSourceSet({ 'job-offer': { url: `${lookup.url}/ids?reference={reference}` } }, { baseUrl: `${lookup.url}/api`, http, token: async () => 'tok-1' });
+        const { TokenProvider } = await import('../http/auth.js');
+        const { Secrets } = await import('../http/redact.js');
+        const tokens = new TokenProvider(http, `${lookup.url}/oauth2/token`, { clientId: 'id', clientSecret: 'secret', grantType: null }, new Secrets());
+        const ids = new IdSourceSet({ 'job-offer': { url: `${lookup.url}/ids?reference={reference}` } }, { baseUrl: `${lookup.url}/api`, tokens });
         expect(await ids.learn('job-offer', { reference: 'R 1' })).to.deep.equal({ id: '4711' });
         expect(ids.get('job-offer', { reference: 'R 1' })).to.equal('4711');
         expect(seen).to.deep.equal(['Bearer tok-1']);

@@ -1,7 +1,8 @@
 // Client-credentials tokens from the spec's JSON token endpoint: fetched once, reused, fetched again a little
-// before expiry and once after a 401 (a target may revoke tokens early).
+// before expiry and once after a 401 (a target may revoke tokens early). The one reader of a token answer and the
+// one writer of a bearer Authorization header: a request that carries the run's token is sent through send().
 import type { Exchange } from '../core/results.js';
-import type { HttpClient } from './client.js';
+import type { HttpClient, OutgoingRequest } from './client.js';
 import type { Secrets } from './redact.js';
 
 export interface Credentials {
@@ -64,26 +65,53 @@ export const MAX_TOKENS = 500;
 /** RFC 6750 §2.1 b64token: what a bearer token may hold so that it can be sent in an Authorization header. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** The Authorization value that carries a bearer token (RFC 6750 §2.1). */
+export const bearer = (token: string): string => `Bearer ${token}`;
+
+/** A request with the token as its Authorization, whatever it carried. */
+const withBearer = (request: OutgoingRequest, token: string): OutgoingRequest => ({ ...request, headers: { ...request.headers, authorization: bearer(token) } });
+
 /**
  * Why a token the target issued cannot be used, or undefined. Not a rule of the spec (it judges nothing): the
  * harness cannot send a token HTTP forbids in a header, nor run on a token that lives no time at all.
  */
-export function unusableToken(token: string, lifetimeMs: number, expiresIn: number): string | undefined {
-  const bad = B64TOKEN.test(token) ? undefined : /[^A-Za-z0-9\-._~+/=]/.exec(token) ?? /=[^=]/.exec(token);
-  if (bad) {
-    const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    return `its access_token is not a bearer token (RFC 6750 §2.1 b64token: letters, digits, -._~+/ then =): it holds U+${code} at index ${bad.index}, so it cannot be sent in an Authorization header`;
-  }
+function unusableToken(token: string, lifetimeMs: number, expiresIn: number): string | undefined {
+  const notBearer = notHeaderSafe(token);
+  if (notBearer) return notBearer;
   if (!(lifetimeMs > 0)) return `its token lives no time (expires_in: ${expiresIn}), so every request would need a new one`;
   return undefined;
 }
 
-export class TokenProvider {
+/** Why a token cannot be sent in an Authorization header, or undefined. */
+function notHeaderSafe(token: string): string | undefined {
+  const bad = B64TOKEN.test(token) ? undefined : /[^A-Za-z0-9\-._~+/=]/.exec(token) ?? /=[^=]/.exec(token);
+  if (!bad) return undefined;
+  const code = (bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `its access_token is not a bearer token (RFC 6750 §2.1 b64token: letters, digits, -._~+/ then =): it holds U+${code} at index ${bad.index}, so it cannot be sent in an Authorization header`;
+}
+
+/** The token of an answer of the token endpoint and its expires_in, or undefined when it issued none. */
+function issued(exchange: Exchange): { token: string; expiresIn: number | undefined } | undefined {
+  const res = exchange.response;
+  const body = res?.json as Record<string, unknown> | undefined;
+  const token = body?.['access_token'];
+  if (!res || res.status >= 300 || typeof token !== 'string' || token.length === 0) return undefined;
+  const expiresIn = body?.['expires_in'];
+  return { token, expiresIn: typeof expiresIn === 'number' ? expiresIn : undefined };
+}
+
+/** What sends a request with the run's token (a TokenProvider): what an id lookup and the sweep need of it. */
+export interface TokenSender {
+  send(label: string, request: OutgoingRequest): Promise<Exchange>;
+}
+
+/** The longest a token may live for the run to wait it out as an expired token (the expiry cases). */
+const EXPIRY_WAIT_MS = 5000;
+
+export class TokenProvider implements TokenSender {
   private cached?: { token: string; expiresAt: number };
   /** Tokens fetched so far (MAX_TOKENS). */
   private fetched = 0;
-  /** The exchange that produced the current token, kept for the report's evidence. */
-  lastExchange?: Exchange;
   /** The fetch under way: cases running side by side that all need a new token share it (one request, one token). */
   private fetching?: Promise<string>;
 
@@ -109,6 +137,23 @@ export class TokenProvider {
     return this.fetching;
   }
 
+  /** The Authorization value with the run's token. */
+  async header(): Promise<string> {
+    return bearer(await this.token());
+  }
+
+  /**
+   * Sends the request with the run's token as its Authorization and, after a 401, once more with a fresh token: a
+   * target may revoke a token before it expires. A TokenError when no token can be had.
+   */
+  async send(label: string, request: OutgoingRequest): Promise<Exchange> {
+    const used = await this.token();
+    const first = await this.http.send(label, withBearer(request, used));
+    if (first.response?.status !== 401) return first;
+    this.invalidate(used);
+    return this.http.send(label, withBearer(request, await this.token()));
+  }
+
   /**
    * The run's first token request failed and the run goes on to be judged without one: every case that needs a token
    * gets this error at once, instead of each asking the endpoint again.
@@ -118,36 +163,62 @@ export class TokenProvider {
   }
 
   /**
-   * Forget the cached token, e.g. after a 401, so the next call fetches a new one. Given the token that was refused,
-   * only that one: a token another case fetched since then is kept, so side-by-side cases do not fetch one each.
+   * A token of this client that has expired, for the expiry cases: a fresh one, waited out when it lives
+   * EXPIRY_WAIT_MS or less; otherwise why there is none.
    */
-  invalidate(refused?: string): void {
-    if (refused === undefined || this.cached?.token === refused) this.cached = undefined;
+  async expiredToken(): Promise<string | { unavailable: string }> {
+    let exchange: Exchange;
+    try {
+      exchange = await this.request('expired token');
+    } catch (error) {
+      return { unavailable: (error as Error).message };
+    }
+    const answer = issued(exchange);
+    if (answer?.expiresIn === undefined) return { unavailable: 'no token to let expire' };
+    this.secrets.add(answer.token);
+    const unusable = notHeaderSafe(answer.token);
+    if (unusable) return { unavailable: `the token endpoint issued a token the run cannot send: ${unusable}` };
+    const lifetime = answer.expiresIn * UNIT_MS[this.unit];
+    if (lifetime > EXPIRY_WAIT_MS) {
+      return { unavailable: `tokens live ${answer.expiresIn} ${this.unit}; too long to wait for one to expire (give fixtures.expiredToken in the profile)` };
+    }
+    await new Promise((r) => setTimeout(r, Math.max(0, lifetime) + 1000));
+    return answer.token;
   }
 
-  private async fetch(): Promise<string> {
+  /**
+   * Forget the cached token after a 401, so the next call fetches a new one. Only the token that was refused: a
+   * token another case fetched since then is kept, so side-by-side cases do not fetch one each.
+   */
+  private invalidate(refused: string): void {
+    if (this.cached?.token === refused) this.cached = undefined;
+  }
+
+  /** One request to the token endpoint, counted against MAX_TOKENS. */
+  private async request(label: string): Promise<Exchange> {
     if (this.fetched >= MAX_TOKENS) {
       throw new TokenError(`the token endpoint ${this.tokenUrl} has issued ${MAX_TOKENS} tokens in this run, each expiring before the next request; the run does not fetch more`);
     }
     this.fetched++;
-    const exchange = await this.http.send('token', {
+    return this.http.send(label, {
       method: 'POST',
       url: this.tokenUrl,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: tokenRequestBody(this.credentials),
     });
-    this.lastExchange = exchange;
+  }
+
+  private async fetch(): Promise<string> {
+    const exchange = await this.request('token');
     if (exchange.transportError) {
       throw new TokenError(`the token endpoint ${this.tokenUrl} did not answer: ${exchange.transportError.message}`, exchange);
     }
     const res = exchange.response;
-    const body = res?.json as Record<string, unknown> | undefined;
-    const token = body?.['access_token'];
-    if (!res || res.status >= 300 || typeof token !== 'string' || token.length === 0) {
-      throw new TokenError(tokenFailure(this.tokenUrl, res?.status, res?.json !== undefined, res?.bodyProblem), exchange);
-    }
+    const answer = issued(exchange);
+    if (!res || !answer) throw new TokenError(tokenFailure(this.tokenUrl, res?.status, res?.json !== undefined, res?.bodyProblem), exchange);
+    const { token } = answer;
     this.secrets.add(token);
-    const expiresIn = typeof body?.['expires_in'] === 'number' ? (body['expires_in'] as number) : 3600;
+    const expiresIn = answer.expiresIn ?? 3600;
     // Refresh a little early (10%, at most 30 s) so a token never expires mid-request.
     const lifetime = expiresIn * UNIT_MS[this.unit];
     const unusable = unusableToken(token, lifetime, expiresIn);

@@ -306,7 +306,7 @@ function proxyUrl(proxy: string): string {
     url = undefined;
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new UsageError(`--proxy (http.proxy) must be an http:// or https:// URL such as http://proxy.example:3128, not ${JSON.stringify(stripUserinfo(proxy))}`);
+    throw new UsageError(`--proxy (http.proxy) must be an http:// or https:// URL such as http://proxy.example:3128, not ${JSON.stringify(stripUserinfo(proxy))}`, 'RDX_ERR_CONFIG');
   }
   return proxy;
 }
@@ -420,7 +420,7 @@ function readCa(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`--ca ${file}: cannot read the file (${(error as Error).message})`);
+    throw new UsageError(`--ca ${file}: cannot read the file (${(error as Error).message})`, 'RDX_ERR_CONFIG');
   }
 }
 

@@ -68,9 +68,9 @@ export function signingKey(pem: string, where: string): SigningKey {
   try {
     privateKey = createPrivateKey(pem);
   } catch {
-    throw new UsageError(`${where}: not a private key in PEM form (write one with rdx keygen)`);
+    throw new UsageError(`${where}: not a private key in PEM form (write one with rdx keygen)`, 'RDX_ERR_KEY');
   }
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new UsageError(`${where}: an ${String(privateKey.asymmetricKeyType)} key; bundles are signed with Ed25519 (rdx keygen)`);
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new UsageError(`${where}: an ${String(privateKey.asymmetricKeyType)} key; bundles are signed with Ed25519 (rdx keygen)`, 'RDX_ERR_KEY');
   return { privateKey, signer: { algorithm: 'Ed25519', fingerprint: keyFingerprint(createPublicKey(privateKey)) } };
 }
 
@@ -80,11 +80,11 @@ export function verifyingKey(pem: string, where: string): KeyObject {
   try {
     key = createPublicKey(pem);
   } catch {
-    throw new UsageError(`${where}: not a public key in PEM form (the publisher's rdx keygen writes one)`);
+    throw new UsageError(`${where}: not a public key in PEM form (the publisher's rdx keygen writes one)`, 'RDX_ERR_KEY');
   }
   // A private key given by mistake yields its public key: refuse it, so the private key is not passed around.
-  if (key.type !== 'public' || /PRIVATE KEY/.test(pem)) throw new UsageError(`${where}: a private key; give the public key (the .pub file of rdx keygen), and keep the private one secret`);
-  if (key.asymmetricKeyType !== 'ed25519') throw new UsageError(`${where}: an ${String(key.asymmetricKeyType)} key; bundles are signed with Ed25519`);
+  if (key.type !== 'public' || /PRIVATE KEY/.test(pem)) throw new UsageError(`${where}: a private key; give the public key (the .pub file of rdx keygen), and keep the private one secret`, 'RDX_ERR_KEY');
+  if (key.asymmetricKeyType !== 'ed25519') throw new UsageError(`${where}: an ${String(key.asymmetricKeyType)} key; bundles are signed with Ed25519`, 'RDX_ERR_KEY');
   return key;
 }
 
@@ -139,11 +139,11 @@ export const INTEGRITY_ONLY = 'integrity only: the bundle agrees with itself; pi
 export function readBundleFile(file: string): Buffer {
   try {
     const size = statSync(file).size;
-    if (size > MAX_BUNDLE_BYTES) throw new UsageError(`${file}: ${size} bytes, more than a bundle can be (${MAX_BUNDLE_BYTES / 2 ** 20} MiB); not read`);
+    if (size > MAX_BUNDLE_BYTES) throw new UsageError(`${file}: ${size} bytes, more than a bundle can be (${MAX_BUNDLE_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_BUNDLE');
     return readFileSync(file);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`${file}: cannot read the bundle (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`${file}: cannot read the bundle (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_BUNDLE');
   }
 }
 

@@ -106,9 +106,9 @@ const MUST_PROBLEM = new Set(['fail', 'error']);
 export function readRun(file: string): Report {
   if (!isGzipFile(file)) return readReportFile(file);
   const checked = verifyBundle(readBundleFile(file));
-  if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`);
-  if (checked.status === 'mismatch') throw new UsageError(`${file}: the bundle does not match its manifest (${checked.problems.join('; ')}); rdx verify ${file} says more`);
-  if (!checked.report) throw new UsageError(`${file}: the bundle has no report.json`);
+  if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`, 'RDX_ERR_BUNDLE');
+  if (checked.status === 'mismatch') throw new UsageError(`${file}: the bundle does not match its manifest (${checked.problems.join('; ')}); rdx verify ${file} says more`, 'RDX_ERR_BUNDLE');
+  if (!checked.report) throw new UsageError(`${file}: the bundle has no report.json`, 'RDX_ERR_BUNDLE');
   return checked.report;
 }
 

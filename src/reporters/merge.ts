@@ -28,7 +28,7 @@ export function mergeReports(reports: { file: string; report: Report }[]): Repor
   const runs = new Map<string, string>();
   for (const { file, report } of reports) {
     const twice = runs.get(report.run.id);
-    if (twice) throw new UsageError(`cannot merge: ${file} and ${twice} are the same run (${report.run.id}); give each report once`);
+    if (twice) throw new UsageError(`cannot merge: ${file} and ${twice} are the same run (${report.run.id}); give each report once`, 'RDX_ERR_MERGE');
     runs.set(report.run.id, file);
   }
   refuseUnlike(first, rest);
@@ -102,17 +102,17 @@ function refuseUnlike(first: { file: string; report: Report }, rest: { file: str
   const base = first.report;
   for (const { file, report } of rest) {
     if (report.spec.hash !== base.spec.hash) {
-      throw new UsageError(`cannot merge: ${file} was judged against spec ${report.spec.hash.slice(0, 12)}, ${first.file} against spec ${base.spec.hash.slice(0, 12)}; merge only reports of the same spec`);
+      throw new UsageError(`cannot merge: ${file} was judged against spec ${report.spec.hash.slice(0, 12)}, ${first.file} against spec ${base.spec.hash.slice(0, 12)}; merge only reports of the same spec`, 'RDX_ERR_MERGE');
     }
     if (report.harness.version !== base.harness.version) {
-      throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`);
+      throw new UsageError(`cannot merge: ${file} comes from harness ${report.harness.version}, ${first.file} from ${base.harness.version}; merge only reports of the same harness version`, 'RDX_ERR_MERGE');
     }
     if (report.summary.failOn !== base.summary.failOn) {
-      throw new UsageError(`cannot merge: ${file} was run with --fail-on ${report.summary.failOn}, ${first.file} with --fail-on ${base.summary.failOn}; one verdict needs one rule for what fails it`);
+      throw new UsageError(`cannot merge: ${file} was run with --fail-on ${report.summary.failOn}, ${first.file} with --fail-on ${base.summary.failOn}; one verdict needs one rule for what fails it`, 'RDX_ERR_MERGE');
     }
     const embedded = report.run.target.embedded && base.run.target.embedded;
     if (!embedded && report.run.target.baseUrl !== base.run.target.baseUrl) {
-      throw new UsageError(`cannot merge: ${file} judged ${report.run.target.baseUrl}, ${first.file} judged ${base.run.target.baseUrl}; merge only reports of one target`);
+      throw new UsageError(`cannot merge: ${file} judged ${report.run.target.baseUrl}, ${first.file} judged ${base.run.target.baseUrl}; merge only reports of one target`, 'RDX_ERR_MERGE');
     }
   }
 }

@@ -1,6 +1,9 @@
 // Test helpers: a simulator on a free loopback port and a small HTTP client for it (undici, real sockets).
 import { Agent, request } from 'undici';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.js';
+import { internalsOf } from '../../simulator/internals.js';
+import type { Journal } from '../../simulator/journal.js';
+import type { Store } from '../../simulator/store.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -102,9 +105,15 @@ export class Client {
   }
 }
 
+/** The store and the journal of a simulator, which its public type does not show: tests look into them. */
+export { internalsOf };
+
 export interface Harness {
   sim: Simulator;
   client: Client;
+  /** The simulator's store and journal (internalsOf(sim)). */
+  readonly store: Store;
+  readonly journal: Journal;
   close(): Promise<void>;
 }
 
@@ -113,9 +122,12 @@ export async function startTest(options: SimulatorOptions = {}, login = true): P
   const sim = await startSimulator({ host: '127.0.0.1', port: 0, records: 100, ...options });
   const client = new Client(sim.baseUrl);
   if (login) await client.login(sim.options.clientId, sim.options.clientSecret);
+  const { store, journal } = internalsOf(sim);
   return {
     sim,
     client,
+    store,
+    journal,
     async close() {
       await client.close();
       await sim.close();

@@ -28,7 +28,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   let trust: 'integrity' | 'anchored' | 'report' = 'report';
   if (isGzipFile(file)) {
     const checked = checkBundle(file, argv);
-    if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`);
+    if (checked.status === 'malformed') throw new UsageError(`${file}: malformed bundle: ${checked.problem}`, 'RDX_ERR_BUNDLE');
     if (checked.status === 'mismatch') {
       for (const p of checked.problems) process.stderr.write(`MISMATCH ${escapeTerminal(p)}\n`);
       process.stderr.write(`rdx badge: ${escapeTerminal(file)}: does not match (rdx verify ${escapeTerminal(file)} says more); no badge written\n`);
@@ -50,7 +50,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   try {
     writeFileSync(out, svg);
   } catch (error) {
-    throw new UsageError(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_WRITE');
   }
   process.stdout.write(`${VERDICT_WORDS[report.summary.verdict]}: badge written to ${escapeTerminal(out)}\n`);
   return code;

@@ -39,7 +39,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
       if (append) appendFileSync(file, `\n${text}`);
       else writeFileSync(file, text);
     } catch (error) {
-      throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_WRITE');
     }
   };
   if (typeof argv['markdown'] === 'string') write(argv['markdown'], diffMarkdown(diff));

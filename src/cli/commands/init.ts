@@ -130,7 +130,7 @@ allowIrreversible: false
 
 export async function handler(argv: Record<string, unknown>): Promise<number> {
   const file = String(argv['file']);
-  if (existsSync(file) && !argv['force']) throw new UsageError(`${file} exists; use --force to overwrite it`);
+  if (existsSync(file) && !argv['force']) throw new UsageError(`${file} exists; use --force to overwrite it`, 'RDX_ERR_WRITE');
   writeFileSync(file, profileTemplate());
   process.stdout.write(`wrote ${file}: fill in baseUrl, export RDX_CLIENT_ID and RDX_CLIENT_SECRET, then run: rdx run --config ${file}\n`);
   return 0;

@@ -45,7 +45,7 @@ function writeNew(file: string, text: string, mode: number): void {
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(temporary, { force: true });
-    throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_WRITE');
   }
 }
 
@@ -53,7 +53,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const out = String(argv['out'] ?? 'rdx-signing-key.pem');
   const pub = `${out}.pub`;
   for (const file of [out, pub]) {
-    if (present(file) && argv['force'] !== true) throw new UsageError(`${file} exists: give another --out, or --force to replace it (a bundle signed with the old key then no longer matches the new public key)`);
+    if (present(file) && argv['force'] !== true) throw new UsageError(`${file} exists: give another --out, or --force to replace it (a bundle signed with the old key then no longer matches the new public key)`, 'RDX_ERR_WRITE');
   }
   const keys = newKeyPair();
   writeNew(out, keys.privateKey, 0o600);

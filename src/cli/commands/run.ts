@@ -13,7 +13,7 @@ import { readBaseline, writeBaseline } from '../../engine/baseline.js';
 import { loadSuites } from '../../engine/suite.js';
 import { operations } from '../../spec/index.js';
 import { filterOptions, filtersFrom } from './filters.js';
-import { containerOptions, containerTargetFrom } from '../../container/options.js';
+import { containerOptions, containerTargetFrom } from './container-flags.js';
 import { ConsoleReporter } from '../../reporters/console.js';
 import { signKeyFrom } from './signing.js';
 import { transportSummary } from '../../reporters/transport.js';

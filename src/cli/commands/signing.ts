@@ -18,7 +18,7 @@ function readKeyFile(file: string, what: string, where: string): string {
     return readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`${where}: cannot read the ${what} (${code})`);
+    throw new UsageError(`${where}: cannot read the ${what} (${code})`, 'RDX_ERR_KEY');
   }
 }
 
@@ -39,7 +39,7 @@ export function signKeyFrom(argv: Record<string, unknown>, env: NodeJS.ProcessEn
   try {
     return signingKey(readKeyFile(value, 'signing key', 'RDX_SIGN_KEY (its value, a file name or key text, is not shown)'), 'RDX_SIGN_KEY (the file it names)');
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}${hint}`);
+    throw new UsageError(`${(error as Error).message}${hint}`, 'RDX_ERR_KEY');
   }
 }
 

@@ -100,7 +100,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const stateFile = argv['state'] as string | undefined;
   const resumed = stateFile !== undefined && existsSync(stateFile);
   const { DEFAULT_CLIENT_SECRET } = await import('../../../simulator/options.js');
-  const { describeChaos } = await import('../../../simulator/chaos.js');
+  const { chaosActive, describeChaos } = await import('../../../simulator/chaos.js');
   const sim = await startSimulator({
     host: String(argv['host']),
     port: numberOption(argv, 'port', '--port'),
@@ -151,7 +151,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
       ? `  admin:         ${sim.adminUrl}health (not part of the API)${sim.adminToken ? `; send header x-rdx-admin-token: ${argv['adminToken'] === undefined ? sim.adminToken : '(the one given with --admin-token)'}` : ''}`
       : '  admin:         off',
     ...(sim.dashboardUrl ? [`  dashboard:     ${sim.dashboardUrl}${sim.adminToken ? ' (sign in with the admin token)' : ''}`] : []),
-    ...(sim.chaos.active ? [`  chaos:         ${describeChaos(sim.chaos.settings)}`] : []),
+    ...(chaosActive(options.chaos) ? [`  chaos:         ${describeChaos(options.chaos)}`] : []),
     ...(options.rateLimit ? [`  rate limit:    ${options.rateLimit.rate} requests/s per token, burst ${options.rateLimit.burst}; over it 429 with Retry-After (${options.rateLimit.retryAfter})`] : []),
     ...(options.stateFile !== undefined ? [`  state:         ${options.stateFile} (saved after changes and on exit)`] : []),
     ...(options.publicUrl !== undefined ? [`  public URL:    ${options.publicUrl} (next_link starts with it)`] : []),

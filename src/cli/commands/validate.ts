@@ -15,7 +15,7 @@ export function loadSuitesOrUsage(files?: string[]): CaseDef[] {
     if (problems.length) throw new SuiteError(problems);
     return cases;
   } catch (error) {
-    if (error instanceof SuiteError) throw new UsageError(`bad suite file(s):\n${error.problems.map(formatProblem).join('\n')}`);
+    if (error instanceof SuiteError) throw new UsageError(`bad suite file(s):\n${error.problems.map(formatProblem).join('\n')}`, 'RDX_ERR_SUITE');
     throw error;
   }
 }

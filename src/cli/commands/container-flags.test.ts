@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
-import { packageRoot } from '../spec/index.js';
-import { containerTargetFrom, describeWaitFor, envEntries, parseWaitFor } from './options.js';
+import { UsageError } from '../../errors.js';
+import { packageRoot } from '../../spec/index.js';
+import { describeWaitFor } from '../../container/options.js';
+import { containerTargetFrom, envEntries, parseWaitFor } from './container-flags.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 
