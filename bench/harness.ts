@@ -1,5 +1,6 @@
 // The harness's own speed, as ratios to baselines measured in the same run: its exchange rate against its own
-// requests replayed by a bare undici loop on an equally fresh simulator (the ceiling for any harness), the wall time of the full default run, and the start-up
+// requests replayed by a bare undici loop on an equally fresh simulator (the ceiling for any harness; the explore
+// cases, whose requests are not recorded, left out of both), the wall time of the full default run, and the start-up
 // of `rdx --help` against a bare `node -e 0`.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ import { concurrencyTable, progressTable } from './concurrency.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const RUNS = 3;
+/** The explore cases (suites/explore/), by id. */
+const EXPLORE_CASES = '^explore\\.';
 
 /**
  * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:
@@ -71,6 +74,9 @@ export const harnessSection: BenchSection = {
             profile: { ...defaults(), baseUrl: a.baseUrl, clientId: 'bench', clientSecret: secret }, reporter: 'none',
             // One case at a time, like the replay: side by side, the cases' durations overlap and their sum is no time.
             concurrency: 1,
+            // Not the explore cases: a passing search records none of its requests (so no replay could send them),
+            // and its writes would leave the replay's simulator in another state than the harness's.
+            filters: { grep: EXPLORE_CASES, invert: true },
           });
           sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
           exchanges = sent.length;
@@ -93,13 +99,14 @@ export const harnessSection: BenchSection = {
         title: `Harness speed (median of ${RUNS} runs; simulator in its own process)`,
         columns: ['measure', 'value', 'baseline', 'ratio'],
         rows: [
-          ['exchanges/s: harness (full suite) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), (median(harness) / median(bare)).toFixed(2)],
+          ['exchanges/s: harness (full suite but the explore cases) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), (median(harness) / median(bare)).toFixed(2)],
           ['full default run `rdx run` (starts the simulator), ms', Math.round(median(full)), '-', '-'],
           ['`rdx --help` start-up vs `node -e 0`, ms', Math.round(median(help)), Math.round(median(bareNode)), (median(help) / median(bareNode)).toFixed(2)],
         ],
         notes: [
           `${exchanges} exchanges per full run at --concurrency 1; the replay sends them in order on one connection and judges nothing.`,
-          'Goals: harness >= 0.5x the bare loop; the full default run well under 10 s.',
+          'The exchange rate leaves out the explore cases (suites/explore/, some 1,600 requests within their budget): a passing search records none of its requests, so no replay could send the same; counted, their time without their requests made the ratio 0.13 on 2026-11-27. The wall-time row runs them.',
+          'Goals: harness >= 0.7x the bare loop (issue 39); the full default run well under 10 s.',
         ],
       }, await concurrencyTable(), await progressTable()];
     }

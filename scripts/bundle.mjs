@@ -4,7 +4,7 @@
 //   next to the modules that inline them: simulator/dashboard/page.ts and src/reporters/html-assets.ts read only
 //   these built files;
 // - yargs and its dependencies as one module, in place of tsc's output for src/cli/yargs.ts (start-up: see there);
-// - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators.cjs; see validator()).
+// - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators/<schema file>.cjs; see validator()).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -82,8 +82,14 @@ for (const b of bundles) {
   const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone').default;
   const ajv = spec.newSchemaRegistry({ source: true });
   const uris = spec.schemaDefinitionUris();
-  const code = standaloneCode(ajv, Object.fromEntries(uris.map((uri) => [uri, uri])));
-  writeFileSync(join(root, 'dist/src/spec', spec.PRECOMPILED_VALIDATORS), `${code}\nexports.schemasHash = ${JSON.stringify(spec.schemasHash())};\n`);
+  const hash = JSON.stringify(spec.schemasHash());
+  // One module per schema file, its definitions (and what they reference) only: the first answer loads what it needs.
+  mkdirSync(join(root, 'dist/src/spec', spec.PRECOMPILED_VALIDATORS), { recursive: true });
+  for (const file of schemaFiles()) {
+    const own = uris.filter((uri) => uri.slice(spec.SCHEMA_BASE.length).split('#')[0] === file);
+    const code = standaloneCode(ajv, Object.fromEntries(own.map((uri) => [uri, uri])));
+    writeFileSync(join(root, 'dist/src/spec', spec.precompiledModule(file)), `${code}\nexports.schemasHash = ${hash};\n`);
+  }
 }
 for (const file of ['simulator/dashboard/ui/app.css', 'simulator/dashboard/ui/page.html', 'src/reporters/ui/report.css']) {
   mkdirSync(dirname(join(root, 'dist', file)), { recursive: true });

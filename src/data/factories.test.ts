@@ -42,6 +42,16 @@ describe('data factories', () => {
     });
   }
 
+  it('a faker reseeded after use makes what a new faker with that seed makes (the engine reuses them)', () => {
+    const used = createFaker(5);
+    for (const c of CASES) c.make(used);
+    used.lorem.paragraphs(3);
+    used.seed(11);
+    const fresh = createFaker(11);
+    const made = (faker: ReturnType<typeof createFaker>): unknown[] => [...CASES.map((c) => c.make(faker)), faker.lorem.sentence(), faker.date.recent().toISOString()];
+    expect(made(used)).to.deep.equal(made(fresh));
+  });
+
   it('every schema field is produced by some item (the factories cover the resource)', () => {
     for (const c of CASES) {
       const file = c.schema.split('#')[0] as string;

@@ -8,14 +8,21 @@ import type { Latency } from '../core/report.js';
 
 export type { EndpointLatency, Latency } from '../core/report.js';
 
-/** Operation templates as regular expressions, literal paths before parameterised ones (…/batch before …/{id}). */
-function matchers(): { endpoint: number; method: string; pattern: RegExp; params: number }[] {
-  return operations().map((op) => ({
+type EndpointMatcher = { endpoint: number; method: string; pattern: RegExp; params: number };
+let compiled: EndpointMatcher[] | undefined;
+
+/**
+ * Operation templates as regular expressions, literal paths before parameterised ones (…/batch before …/{id}):
+ * compiled once (the spec does not change during a process), as every request of a run asks for its endpoint.
+ */
+function matchers(): EndpointMatcher[] {
+  compiled ??= operations().map((op) => ({
     endpoint: op.endpoint,
     method: op.method,
     pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
     params: (op.path.match(/\{/g) ?? []).length,
   })).sort((a, b) => a.params - b.params);
+  return compiled;
 }
 
 /**

@@ -58,7 +58,8 @@ export class ReportBudget {
     const weight = !res ? 0 : size > KEPT_ONE ? Infinity : res.json === undefined ? 2 * size : jsonScan(res.body).weight;
     if (weight <= KEPT_ONE && this.kept + weight <= KEPT_BYTES) {
       this.kept += weight;
-      return secrets.redact(ex);
+      // The HTTP client's exchange: its parsed body is JSON.parse of its text.
+      return secrets.redact(ex, { parsedFromBody: true });
     }
     if (!res || size <= KEPT_CUT) return secrets.redact(ex, { json: false });
     const cut = secrets.redact(ex, { cut: KEPT_CUT });

@@ -80,6 +80,8 @@ export class Runner {
     run.stored = await budget.store(result.exchanges, run.stored);
     if (result.reason) result.reason = secrets.scrub(result.reason);
     result.assertions = result.assertions.map((a) => ({ ...a, message: secrets.scrub(a.message) }));
+    // Nothing of the case makes data any more: its faker may serve the next case.
+    run.gen.release?.();
     result.durationMs = Math.round(performance.now() - started);
     this.services.results.set(c.id, result);
     return result;

@@ -24,6 +24,8 @@ export interface GenerationContext {
   jobOfferId(reference: string): string;
   /** The format of date filter values (interpretation DATE_FILTER_FORMAT: declared, else date). */
   dateFilterFormat: 'date' | 'date-time';
+  /** The case this context was made for has ended: what it holds may serve another case (its faker, reseeded). */
+  release?(): void;
 }
 
 export type Vars = Record<string, unknown>;

@@ -101,6 +101,33 @@ describe('Secrets', () => {
     expect(secrets.redact(ex, { cut: 20 }).response?.body).to.equal('{"access_token":"');
   });
 
+  it('keeps a parsed body read from its text as it is only when no string of it could be masked (parsedFromBody)', () => {
+    const secrets = new Secrets();
+    secrets.add('s3cret/value');
+    const exchange = (body: string): Exchange => ({
+      step: 'x', request: { method: 'GET', url: 'http://h/p', headers: {} },
+      response: { status: 200, headers: {}, body, json: JSON.parse(body) as unknown }, startedAt: '', elapsedMs: 1,
+    });
+    const bodies = [
+      '{"data":[{"name":"plain","n":1}]}',
+      '{"data":[{"name":"s3cret/value"}]}',
+      '{"s3cret/value":1}',
+      '{"echo":"s3cret%2Fvalue"}',
+      // Only the parsed string holds the secret percent-encoded: its text holds the percent sign escaped.
+      '{"echo":"s3cret\\u00252Fvalue"}',
+      '{"echo":"s3cret\\/value"}',
+      '{"link":"http://user:pw@h/x"}',
+    ];
+    for (const body of bodies) {
+      const ex = exchange(body);
+      expect(secrets.redact(ex, { parsedFromBody: true }), body).to.deep.equal(secrets.redact(ex));
+      expect(JSON.stringify(secrets.redact(ex, { parsedFromBody: true }).response?.json), body).to.not.match(/s3cret|user:pw/);
+    }
+    // Nothing to mask: the parsed body is the one recorded, not a copy.
+    const clean = exchange(bodies[0] as string);
+    expect(secrets.redact(clean, { parsedFromBody: true }).response?.json).to.equal(clean.response?.json);
+  });
+
   it('strips userinfo from a URL, and leaves what is not a URL as it is', () => {
     expect(stripUserinfo('http://user:pass@proxy.example:3128/')).to.equal('http://proxy.example:3128/');
     expect(stripUserinfo('http://proxy.example:3128')).to.equal('http://proxy.example:3128');

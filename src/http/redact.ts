@@ -14,6 +14,13 @@ export const MASK = '***';
  */
 export const MAX_SECRETS = 4_096;
 
+/**
+ * Up to this many UTF-16 units of secrets (all their forms), every secret is in one matcher, rebuilt when one is
+ * added; beyond it, matchers in levels (Secrets.levels), so that a target that makes the run collect thousands of
+ * tokens cannot make each addition rebuild them all.
+ */
+const ONE_MATCHER_UNITS = 64 * 1024;
+
 /** Very short values would mask innocent text everywhere; a real secret is never that short. */
 const MIN_LENGTH = 4;
 /** The shortest encoded form masked: shorter ones (of a 4-byte secret) would match innocent base64 or hex. */
@@ -43,6 +50,18 @@ export function encodedForms(secret: string): string[] {
  * match runs past a `/`, so finding them stays linear.
  */
 const USERINFO = /\/\/[A-Za-z0-9\-._~%!$&'()*+,;=:]*@/g;
+
+/** USERINFO without its global flag, only to test a text for one. */
+const HAS_USERINFO = new RegExp(USERINFO.source);
+
+/**
+ * Whether no string of JSON.parse(text) could be masked, given the spans of the whole text: none found, no backslash
+ * (so every string, keys too, is a verbatim part of the text, and the text's decoded reading holds each string's; a
+ * match in a string is a match in the text) and no userinfo (whose characters never include a quote).
+ */
+function nothingToMaskInParsed(text: string, spans: Span[]): boolean {
+  return spans.length === 0 && !text.includes('\\') && !(text.includes('@') && HAS_USERINFO.test(text));
+}
 
 /** The text with the userinfo of every URL in it dropped (`http://user:pass@host` → `http://host`). */
 export function stripUserinfoInText(text: string): string {
@@ -79,6 +98,13 @@ export class Secrets {
   private flush(): void {
     let batch = this.pending;
     this.pending = [];
+    // While they are few (a real run: the client secret and a token or two, some 70 forms), all the secrets are one
+    // matcher, so a text is read once, not once a level; rebuilding that is cheaper than a second pass over a body.
+    const units = (list: readonly string[]): number => list.reduce((n, s) => n + s.length, 0);
+    if (units(batch) + this.levels.reduce((n, m) => n + units(m.secrets), 0) <= ONE_MATCHER_UNITS) {
+      this.levels = [new Matcher([...this.levels.flatMap((m) => m.secrets), ...batch])];
+      return;
+    }
     for (let last = this.levels.at(-1); last && last.secrets.length <= batch.length; last = this.levels.at(-1)) {
       batch = [...(this.levels.pop() as Matcher).secrets, ...batch];
     }
@@ -95,10 +121,20 @@ export class Secrets {
    * there is neither.
    */
   scrub(text: string): string {
-    if (this.values.size === 0 || text.length < MIN_LENGTH) return stripUserinfoInText(text);
-    if (this.pending.length) this.flush();
+    return this.masked(text, this.spansOf(text));
+  }
+
+  /** Where a secret stands in the text, in any form (unsorted, may overlap; protected texts not yet left out). */
+  private spansOf(text: string): Span[] {
     const spans: Span[] = [];
+    if (this.values.size === 0 || text.length < MIN_LENGTH) return spans;
+    if (this.pending.length) this.flush();
     for (const matcher of this.levels) matcher.find(text, spans);
+    return spans;
+  }
+
+  /** The text with those spans masked (but in protected texts) and no URL's userinfo. */
+  private masked(text: string, spans: Span[]): string {
     if (spans.length === 0) return stripUserinfoInText(text);
     return stripUserinfoInText(replaceSpans(text, withoutProtected(merge(spans), text, this.protectedTexts)));
   }
@@ -121,8 +157,11 @@ export class Secrets {
   /**
    * A copy of the exchange with secrets masked in URL, headers and bodies. `keep` says what of the response body
    * the copy holds: the parsed body too (the default), the text only, or the text's first `cut` characters.
+   * `parsedFromBody`: the parsed body is JSON.parse of the body's text (as the HTTP client records it), so when the
+   * text holds nothing to mask and no escape, neither does any string of it (nothingToMaskInParsed), and the parsed
+   * body is kept as it is, without a second pass over every string of it.
    */
-  redact(exchange: Exchange, keep: { json?: boolean; cut?: number } = {}): Exchange {
+  redact(exchange: Exchange, keep: { json?: boolean; cut?: number; parsedFromBody?: boolean } = {}): Exchange {
     const copy: Exchange = {
       ...exchange,
       request: {
@@ -134,9 +173,12 @@ export class Secrets {
     };
     if (exchange.response) {
       const { json, ...rest } = exchange.response;
-      const body = keep.cut === undefined ? this.scrub(rest.body) : this.scrubHead(rest.body, keep.cut);
+      const spans = keep.cut === undefined ? this.spansOf(rest.body) : [];
+      const body = keep.cut === undefined ? this.masked(rest.body, spans) : this.scrubHead(rest.body, keep.cut);
       copy.response = { ...rest, headers: this.scrubHeaders(rest.headers), body };
-      if (json !== undefined && keep.json !== false && keep.cut === undefined) copy.response.json = this.scrubValue(json);
+      if (json !== undefined && keep.json !== false && keep.cut === undefined) {
+        copy.response.json = keep.parsedFromBody && nothingToMaskInParsed(rest.body, spans) ? json : this.scrubValue(json);
+      }
     }
     return copy;
   }

@@ -20,6 +20,11 @@ const MAX_REF_DIGITS = 12;
  * the text, whatever the secrets.
  */
 export class Matcher {
+  /**
+   * The root's transitions, by unit (0: none): most units of a text leave the root where they found it, so a text's
+   * units are mostly one array read each.
+   */
+  private readonly root = new Int32Array(0x10000);
   /** A state's first transition (most states of a trie of random tokens have one): its unit (-1: none) and target. */
   private readonly firstUnit: Int32Array;
   private readonly firstTo: Int32Array;
@@ -52,7 +57,8 @@ export class Matcher {
           parent[to] = state;
           via[to] = unit;
           depth[to] = i + 1;
-          if (this.firstUnit[state] === -1) {
+          if (state === 0) this.root[unit] = to;
+          else if (this.firstUnit[state] === -1) {
             this.firstUnit[state] = unit;
             this.firstTo[state] = to;
           } else this.more.set(state * 0x10000 + unit, to);
@@ -80,6 +86,7 @@ export class Matcher {
 
   /** The transition of (state, unit), or -1. */
   private goto(state: number, unit: number): number {
+    if (state === 0) return (this.root[unit] as number) || -1;
     if (this.firstUnit[state] === unit) return this.firstTo[state] as number;
     if (this.firstUnit[state] === -1) return -1;
     return this.more.get(state * 0x10000 + unit) ?? -1;
@@ -88,9 +95,9 @@ export class Matcher {
   private step(state: number, unit: number): number {
     let s = state;
     for (;;) {
+      if (s === 0) return this.root[unit] as number;
       const to = this.goto(s, unit);
       if (to >= 0) return to;
-      if (s === 0) return 0;
       s = this.fail[s] as number;
     }
   }
@@ -98,8 +105,10 @@ export class Matcher {
   /** The raw spans holding a secret (unsorted, may overlap). */
   find(text: string, spans: Span[]): void {
     let state = 0;
+    const { root } = this;
     for (let i = 0; i < text.length; i++) {
-      state = this.step(state, canonical(text.charCodeAt(i)));
+      const unit = canonical(text.charCodeAt(i));
+      state = state === 0 ? (root[unit] as number) : this.step(state, unit);
       const len = this.out[state] as number;
       if (len > 0) spans.push([i + 1 - len, i + 1]);
     }

@@ -61,8 +61,9 @@ describe('report.html in headless Chromium', function () {
     expect(await cell.textContent()).to.match(/^1 fail/);
     await cell.click();
     // The link changes the location's hash, and the page filters on the hashchange event that follows, a task
-    // later: on a loaded machine the checks below ran first, and the filter then landed after the reset.
-    await page.locator('#cell-filter').waitFor({ state: 'visible', timeout: 10_000 });
+    // later: on a loaded machine the checks below ran first, and the filter then landed after the reset. Waited for
+    // as long as the page's own unpacking may take (30 s, above): a bound for a loaded machine, not a speed.
+    await page.locator('#cell-filter').waitFor({ state: 'visible', timeout: 30_000 });
     expect(await page.locator('[id="failure-job-offers.unknown-id.get"]').isVisible()).to.equal(true);
     expect(await page.locator('[id="case-token.issued"]').isVisible()).to.equal(false);
     expect(await page.locator('#cell-filter').textContent()).to.include('GET /ats/job-offers/{id} × envelope');

@@ -39,7 +39,7 @@ export function declaredFormat(property: Record<string, unknown>): DateFormat | 
 
 /**
  * An ajv instance with every schema of spec/schemas added, each compiled on first use. `code` is for the build,
- * which compiles them all into validators.cjs (scripts/bundle.mjs).
+ * which compiles them all into validators/<schema file>.cjs (scripts/bundle.mjs).
  */
 export function newSchemaRegistry(code?: { source: true }): Ajv2020 {
   // strictTypes and strictRequired off: our defs add `required` beside a `$ref` to an object schema, sound in 2020-12.
@@ -70,38 +70,54 @@ export function schemaDefinitionUris(): string[] {
   return schemaFiles().flatMap((file) => Object.keys((loadSchema(file)['$defs'] ?? {}) as object).map((name) => `${SCHEMA_BASE}${file}#/$defs/${name}`));
 }
 
-/** SHA-256 over spec/schemas in name order: which schemas the build's validators.cjs was compiled from. */
+/** SHA-256 over spec/schemas in name order: which schemas the build's validators were compiled from. */
 export function schemasHash(): string {
   const hash = createHash('sha256');
   for (const file of schemaFiles()) hash.update(file).update('\0').update(readFileSync(join(specDir, 'schemas', file))).update('\0');
   return hash.digest('hex');
 }
 
-/** File name of the validators the build compiles, beside this module. */
-export const PRECOMPILED_VALIDATORS = 'validators.cjs';
+/**
+ * Folder (beside this module) of the validators the build compiles: one module per schema file (token.json's in
+ * token.cjs), each holding the definitions of that file, so the first answer loads only what it validates (the token
+ * request: 6 KB of the 176).
+ */
+export const PRECOMPILED_VALIDATORS = 'validators';
+
+/** The precompiled module of a schema file (job-offer.json → validators/job-offer.cjs). */
+export const precompiledModule = (file: string): string => `${PRECOMPILED_VALIDATORS}/${file.replace(/\.json$/, '')}.cjs`;
 
 type Precompiled = Record<string, ValidateFunction | string>;
-let precompiledCache: Precompiled | null | undefined;
+const precompiledCache = new Map<string, Precompiled | null>();
+/** schemasHash() of the schemas as this process found them (read once). */
+let hashNow: string | undefined;
 /**
- * The build's ahead-of-time compiled validators (ajv standalone code), when they were compiled from the schemas in
- * spec/ now: loading them skips loading and running ajv's compiler, which was most of the simulator's first answer
- * (60 to 90 ms). Missing or stale (schemas edited after the build), the registry compiles as before.
+ * The build's ahead-of-time compiled validators of a schema file (ajv standalone code), when they were compiled from
+ * the schemas in spec/ now: loading them skips loading and running ajv's compiler, which was most of the simulator's
+ * first answer (60 to 90 ms). Missing or stale (schemas edited after the build), the registry compiles as before.
  */
-function precompiled(): Precompiled | null {
-  if (precompiledCache !== undefined) return precompiledCache;
-  precompiledCache = null;
-  try {
-    const module = require(`./${PRECOMPILED_VALIDATORS}`) as Precompiled;
-    if (module['schemasHash'] === schemasHash()) precompiledCache = module;
-  } catch {
-    // Not built (running from a partial build): compile on demand.
+function precompiled(file: string): Precompiled | null {
+  const known = precompiledCache.get(file);
+  if (known !== undefined) return known;
+  let found: Precompiled | null = null;
+  if (schemaFiles().includes(file)) {
+    try {
+      const module = require(`./${precompiledModule(file)}`) as Precompiled;
+      hashNow ??= schemasHash();
+      if (module['schemasHash'] === hashNow) found = module;
+    } catch {
+      // Not built (running from a partial build): compile on demand.
+    }
   }
-  return precompiledCache;
+  precompiledCache.set(file, found);
+  return found;
 }
 
 /** The build's compiled validator of a schema URI; undefined when there is none for the schemas as they are now. */
 export function precompiledValidator(uri: string): ValidateFunction | undefined {
-  const ready = precompiled()?.[uri];
+  if (!uri.startsWith(SCHEMA_BASE)) return undefined;
+  const file = uri.slice(SCHEMA_BASE.length).split('#')[0] ?? '';
+  const ready = precompiled(file)?.[uri];
   return typeof ready === 'function' ? ready : undefined;
 }
 

@@ -62,7 +62,7 @@ describe('package contents (npm pack --dry-run)', function () {
     for (const wanted of ['README.md', 'package.json', 'src/config/rdx.config.schema.json', 'suites/suite.schema.json',
       'spec/openapi.yaml', 'spec/clauses.yaml', 'spec/interpretations.yaml', 'examples/github-actions.yml', 'examples/job-summary.mjs',
       // Built: the precompiled schema validators, and the yargs bundle with the licences of what it holds.
-      'dist/src/spec/validators.cjs', 'dist/src/cli/yargs.js', 'dist/src/cli/yargs.LICENSES.txt']) {
+      'dist/src/spec/validators/token.cjs', 'dist/src/spec/validators/job-offer.cjs', 'dist/src/cli/yargs.js', 'dist/src/cli/yargs.LICENSES.txt']) {
       expect(paths, wanted).to.include(wanted);
     }
     const suites = [...paths].filter((p) => /^suites\/.+\.ya?ml$/.test(p));
