@@ -1,5 +1,6 @@
 // Writes a short Markdown summary of an rdx report for a CI job page (GitHub: append it to $GITHUB_STEP_SUMMARY):
-// the verdict, the counts, and one line per failure with its clause and finding. The full evidence stays in
+// the verdict, the counts, what would complete the run, and its failures grouped by clause (as the console groups
+// them) with their finding. The full evidence stays in
 // report.html. Plain Node (20+), no dependencies, so it can be copied next to a workflow as it is.
 //
 //   node job-summary.mjs reports/latest/report.json >> "$GITHUB_STEP_SUMMARY"
@@ -35,6 +36,49 @@ const PROBLEM_VERDICTS = ['fail', 'error', 'warn'];
 const shownVerdict = (c) => (c.baseline ? 'known-failure' : c.verdict);
 const rank = (verdict) => (CASE_VERDICTS.includes(verdict) ? CASE_VERDICTS.length - CASE_VERDICTS.indexOf(verdict) : -1);
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The failures grouped as src/core/failures.ts groups them for the console and report.html (a copy, held to it by
+// src/cli/consistency.test.ts): one group per level, clause and check; a read-back failure (the clauses below) by
+// the method of the write before the read that showed it, so one bug is one group whatever clauses it broke.
+const READ_BACK_CLAUSES = ['WRITE.READ_BACK', 'WRITE.PATCH_PARTIAL', 'WRITE.PUT_CLEARS_OMITTED', 'DELETE.REMOVES', 'REQUEST.REFUSED_CHANGES_NOTHING'];
+const GROUP_WORD = { MUST: 'FAIL', SHOULD: 'WARN', ERROR: 'ERROR' };
+const SHOWN_CASES = 5;
+const causeMethod = (exchanges, index) => {
+  if (!Number.isInteger(index)) return undefined;
+  for (let i = Math.min(index, exchanges.length - 1); i >= 0; i--) {
+    const request = isObject(exchanges[i]) && isObject(exchanges[i].request) ? exchanges[i].request : undefined;
+    const method = String(request?.method ?? '').toUpperCase();
+    if (request && !['GET', 'HEAD', 'OPTIONS'].includes(method) && !/\/oauth2\/token\/?(?:\?|$)/.test(String(request.url))) return method;
+  }
+  return undefined;
+};
+function failureGroups(cases) {
+  const groups = new Map();
+  const add = (key, fresh, clause, message, id) => {
+    const entry = groups.get(key) ?? { group: { ...fresh, cases: [] }, messages: new Map(), clauses: new Map() };
+    groups.set(key, entry);
+    entry.messages.set(message, (entry.messages.get(message) ?? 0) + 1);
+    entry.clauses.set(clause, (entry.clauses.get(clause) ?? new Set()).add(id));
+    if (!entry.group.cases.includes(id)) entry.group.cases.push(id);
+  };
+  for (const c of cases.filter((x) => isObject(x) && PROBLEM_VERDICTS.includes(shownVerdict(x)))) {
+    const broken = list(c.assertions).filter((a) => isObject(a) && !a.passed);
+    for (const a of broken) {
+      const method = READ_BACK_CLAUSES.includes(a.clause) ? causeMethod(list(c.exchanges), a.exchange) : undefined;
+      const fresh = { clause: a.clause, level: a.level, finding: a.message };
+      if (method) add(`${a.level}\u0000cause\u0000${method}`, { ...fresh, cause: { method } }, a.clause, a.message, c.id);
+      else add(`${a.level}\u0000${a.clause}\u0000${a.check}`, fresh, a.clause, a.message, c.id);
+    }
+    if (!broken.length) add('ERROR\u0000-\u0000-', { clause: '-', level: 'ERROR', finding: c.reason ?? 'the case errored' }, '-', c.reason ?? 'the case errored', c.id);
+  }
+  const order = { ERROR: 0, MUST: 1, SHOULD: 2 };
+  return [...groups.values()].map(({ group, messages, clauses }) => {
+    let finding = group.finding;
+    for (const [message, n] of messages) if (n > (messages.get(finding) ?? 0)) finding = message;
+    const byCount = [...clauses].sort((a, b) => b[1].size - a[1].size || String(a[0]).localeCompare(String(b[0]))).map(([clause]) => clause);
+    return { ...group, finding, findings: messages.size, ...(group.cause ? { clause: byCount[0], cause: { ...group.cause, clauses: byCount } } : {}) };
+  }).sort((a, b) => (order[a.level] ?? 3) - (order[b.level] ?? 3) || b.cases.length - a.cases.length || String(a.clause).localeCompare(String(b.clause)));
+}
 
 const file = process.argv[2];
 if (!file) {
@@ -79,13 +123,16 @@ if (toComplete.length) {
     lines.push(`| ${code(t.unlock)} | ${cell(t.how)} | ${cases.length}: ${cell(cases.slice(0, 5).join(', '))}${cases.length > 5 ? ', …' : ''} |`);
   }
 }
-const failing = report.cases.filter((c) => isObject(c) && PROBLEM_VERDICTS.includes(shownVerdict(c)))
-  .sort((a, b) => rank(shownVerdict(b)) - rank(shownVerdict(a)));
-if (failing.length) {
-  lines.push('', '| Verdict | Level | Case | Broken clause | Finding |', '|---|---|---|---|---|');
-  for (const c of failing) {
-    const first = list(c.assertions).find((a) => isObject(a) && !a.passed);
-    lines.push(`| ${c.verdict.toUpperCase()} | ${cell(c.level)} | ${code(c.id)} | ${cell(first?.clause ?? '')} | ${cell(first?.message ?? c.reason)} |`);
+const groups = failureGroups(report.cases);
+if (groups.length) {
+  const cases = new Set(groups.flatMap((g) => g.cases)).size;
+  lines.push('', `**Failures by clause** (${groups.length} group(s), ${cases} case(s), worst first; report.html has each one's evidence):`, '',
+    '| Verdict | Level | Clause | Cases | Finding |', '|---|---|---|---|---|');
+  for (const g of groups) {
+    const what = g.cause ? `caused by a ${cell(g.cause.method)}: ${g.cause.clauses.map((c) => code(c)).join(', ')}` : g.clause === '-' ? 'no judgement' : code(g.clause);
+    const shown = g.cases.slice(0, SHOWN_CASES).map((id) => code(id)).join(', ');
+    const other = g.findings > 1 ? ` (+${g.findings - 1} other finding(s))` : '';
+    lines.push(`| ${Object.hasOwn(GROUP_WORD, g.level) ? GROUP_WORD[g.level] : cell(g.level)} | ${cell(g.level)} | ${what} | ${g.cases.length}: ${shown}${g.cases.length > SHOWN_CASES ? `, +${g.cases.length - SHOWN_CASES} more` : ''} | ${cell(g.finding)}${other} |`);
   }
 }
 lines.push('', 'Evidence for every case (request, response, curl line) is in report.html in the reports artifact.', '');

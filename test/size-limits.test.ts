@@ -14,7 +14,7 @@ const RULES: Rule[] = ['max-lines-per-function', 'max-lines'];
  * How many entries each part of the list had when the limits were set (8 files with a function over 80 lines, 7
  * files over 400). Lower a number when an entry goes; never raise it.
  */
-const ENTRIES_AT_MOST: Record<Rule, number> = { 'max-lines-per-function': 4, 'max-lines': 3 };
+const ENTRIES_AT_MOST: Record<Rule, number> = { 'max-lines-per-function': 4, 'max-lines': 2 };
 
 interface SizeConfig {
   SIZE_LIMITS: Record<Rule, number>;

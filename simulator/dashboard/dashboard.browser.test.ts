@@ -203,6 +203,9 @@ describe('dashboard in headless Chromium', function () {
     await page.locator('.chip.fault', { hasText: 'missing-message' }).waitFor({ timeout: 10_000 });
     expect(t.sim.options.personas.map((p) => p.name)).to.deep.equal(['missing-message']);
     await shot(page, 'personas');
+    // The tab's name as a screen reader reads it: the count a word apart, not "Personas1".
+    await page.locator('#p-count', { hasText: /^1$/ }).waitFor({ timeout: 10_000 });
+    expect(await page.locator('#tab-personas').ariaSnapshot()).to.equal('- tab "Personas 1" [selected]');
 
     await page.click('#tab-journal');
     await page.click('#run-btn');

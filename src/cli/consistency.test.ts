@@ -17,6 +17,7 @@ import type { RunReport, RunVerdict, Summary } from '../core/report.js';
 import { exitCodeOf, VERDICT_WORDS, verdictLine, verdictWhy } from '../core/verdict.js';
 import { CASE_VERDICTS, RUN_VERDICT_CLASS, countsInOrder, isProblem, shownVerdict, verdictRank, worstFirst } from '../core/case-view.js';
 import { reportProblem } from '../core/report.js';
+import { failureGroups } from '../core/failures.js';
 import { sha256Hex } from '../reporters/bundle.js';
 import { tarUnpack } from '../reporters/tar.js';
 import type { ReportDiff } from '../reporters/diff.js';
@@ -201,6 +202,15 @@ describe('one verdict, every output (the consistency matrix)', function () {
     }
   }));
 
+  it('rdx run\'s console ends with what to do next, from the same verdict and failures', each((s) => {
+    if (s.name.startsWith('shards-')) return; // rdx report: no run to follow up
+    const last = s.console.trimEnd().split('\n').at(-1) ?? '';
+    const sum = s.report.summary;
+    const failing = s.report.cases.some(isProblem);
+    const expected = failing ? 'Next: fix the first failure group above (' : sum.unjudgedMust ? 'Next: unlock the MUST cases not judged' : sum.knownFailures ? 'Next: fix the known failures' : 'Next: ';
+    expect(last, `${s.name}: ${s.console.slice(-400)}`).to.satisfy((l: string) => l.startsWith(expected));
+  }));
+
   it('junit.xml carries the verdict and the counts as properties of its verdict suite', each((s) => {
     const xml = readFileSync(join(s.dir, 'junit.xml'), 'utf8');
     const prop = (name: string): string | undefined => new RegExp(`<property name="${name}" value="([^"]*)"/>`).exec(xml)?.[1];
@@ -324,10 +334,15 @@ describe('one verdict, every output (the consistency matrix)', function () {
   it('examples/job-summary.mjs lists the failures and the counts as every other output does', each(async (s) => {
     const r = await runProgram(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), join(s.dir, 'report.json')], { limitMs: 30_000 });
     expect(r.stdout, s.name).to.include(` · ${counted(s.report.summary.byVerdict, ', ')}\n`);
-    const rows = [...r.stdout.matchAll(/^\| ([A-Z]+) \| [^|]* \| `([^`]+)` \|/gm)].map((m) => [m[2], m[1]]);
-    const byId = new Map(s.report.cases.map((c) => [c.id, c]));
-    expect(rows.map(([id]) => id), s.name).to.deep.equal(problems(s));
-    for (const [id, verdict] of rows) expect(verdict, `${s.name} ${id}`).to.equal(shownVerdict(byId.get(id as string) as { verdict: string }).toUpperCase());
+    // The failures grouped as the console and report.html group them (src/core/failures.ts): the same groups, in the
+    // same order, each with its level, clause or cause, case count and first cases.
+    const rows = [...r.stdout.matchAll(/^\| (FAIL|WARN|ERROR) \| ([A-Z]+) \| (.*?) \| (\d+): (.*?) \| /gm)]
+      .map((m) => ({ word: m[1], level: m[2], what: m[3], count: Number(m[4]), first: [...(m[5] ?? '').matchAll(/`([^`]+)`/g)].map((x) => x[1]) }));
+    const groups = failureGroups(s.report.cases);
+    expect(rows.map((g) => [g.level, g.what, g.count]), s.name).to.deep.equal(groups.map((g) => [g.level,
+      g.cause ? `caused by a ${g.cause.method}: ${g.cause.clauses.map((c) => `\`${c}\``).join(', ')}` : g.clause === '-' ? 'no judgement' : `\`${g.clause}\``, g.cases.length]));
+    rows.forEach((row, i) => expect(row.first, s.name).to.deep.equal(groups[i]?.cases.slice(0, 5).map((c) => c.id)));
+    expect(new Set(groups.flatMap((g) => g.cases.map((c) => c.id))), s.name).to.deep.equal(new Set(problems(s)));
   }));
 
   it('rdx diff shows each changed case\'s verdict as the reports do', each(async (s) => {

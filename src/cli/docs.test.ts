@@ -41,6 +41,12 @@ describe('docs', function () {
     for (const [name, code] of Object.entries(EXIT)) expect(text, `EXIT.${name}`).to.match(new RegExp(`^\\| ${code} \\|`, 'm'));
   });
 
+  it('docs/api.md names every EXIT code of the API with its number', () => {
+    const text = read('docs/api.md');
+    const rows = [...text.matchAll(/^\| `EXIT\.([A-Z_]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]);
+    expect(rows).to.deep.equal(Object.entries(EXIT));
+  });
+
   it('the README is the short guide: under 12 KB, the two commands before anything else, a vendor\'s steps from install to a verified bundle, the CI gate, the demo', () => {
     const readme = read('README.md');
     // Read whole by a newcomer: the reference lives in docs/ (issue 40 §1 set the ceiling).

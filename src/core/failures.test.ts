@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { failureGroups, pathTemplate, stepLabel } from './failures.js';
+import { causedStep, causeIndex, failureGroups, pathTemplate, stepLabel, type FailedCase } from './failures.js';
 import type { Assertion, CaseResult, Exchange } from './results.js';
 
 const exchange = (method: string, url: string): Exchange => ({
@@ -49,5 +49,37 @@ describe('failures grouped by clause and finding (src/core/failures.ts)', () => 
     expect(groups[1]?.cases.map((c) => c.id)).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
     expect(groups[0]).to.deep.include({ finding: 'connection-refused: no answer' });
     expect(groups[0]?.cases).to.deep.equal([{ id: 'e1', step: 'step 1 GET /ats/job-offers' }]);
+  });
+});
+
+describe('read-back failures grouped by the write that caused them (src/core/failures.ts)', () => {
+  const patchThenRead = (id: string, clause: string, resource: string): CaseResult => result(id, 'MUST', 'fail', [
+    { clause, level: 'MUST', passed: false, message: `${id}: subsidiary: sent "x", read back nothing`, exchange: 3, check: 'record-matches' },
+  ], [exchange('POST', 'http://x/oauth2/token'), exchange('POST', `http://x/${resource}`), exchange('PATCH', `http://x/${resource}/7`), exchange('GET', `http://x/${resource}/7`)]);
+
+  it('makes one group of WRITE.PATCH_PARTIAL twice and WRITE.READ_BACK once that a PATCH caused, naming the PATCH before the read', () => {
+    const groups = failureGroups([
+      patchThenRead('a', 'WRITE.PATCH_PARTIAL', 'ats/job-offers'),
+      patchThenRead('b', 'WRITE.PATCH_PARTIAL', 'ats/application-steps'),
+      patchThenRead('c', 'WRITE.READ_BACK', 'jobboard/job-offers'),
+      result('d', 'MUST', 'fail', [missing(0)], [exchange('GET', 'http://x/ats/job-offers/4')]),
+    ]);
+    expect(groups.map((g) => [g.clause, g.cause?.method, g.cases.length])).to.deep.equal([['WRITE.PATCH_PARTIAL', 'PATCH', 3], ['ENVELOPE.MESSAGE', undefined, 1]]);
+    expect(groups[0]?.cause?.clauses).to.deep.equal(['WRITE.PATCH_PARTIAL', 'WRITE.READ_BACK']);
+    expect(groups[0]?.cases[0]).to.deep.equal({ id: 'a', step: 'step 4 GET /ats/job-offers/{id}', cause: 'step 3 PATCH /ats/job-offers/{id}' });
+    expect(causedStep(groups[0]?.cases[0] as FailedCase)).to.equal('step 3 PATCH /ats/job-offers/{id} → step 4 GET /ats/job-offers/{id}');
+  });
+
+  it('takes the last write at or before the read, never a token request, and leaves a read-back failure with no write by its clause', () => {
+    const list = [exchange('POST', 'http://x/oauth2/token'), exchange('PUT', 'http://x/ats/job-offers/1'), exchange('GET', 'http://x/ats/job-offers/1'), exchange('PATCH', 'http://x/ats/job-offers/1')];
+    expect(causeIndex(list, 2)).to.equal(1);
+    expect(causeIndex(list, 3)).to.equal(3);
+    expect(causeIndex(list, 0)).to.equal(undefined);
+    expect(causeIndex(list, undefined)).to.equal(undefined);
+    const [readOnly] = failureGroups([result('r', 'MUST', 'fail', [
+      { clause: 'WRITE.READ_BACK', level: 'MUST', passed: false, message: 'differs', exchange: 0, check: 'record-matches' },
+    ], [exchange('GET', 'http://x/ats/job-offers/1')])]);
+    expect(readOnly).to.deep.include({ clause: 'WRITE.READ_BACK', check: 'record-matches' });
+    expect(readOnly?.cause).to.equal(undefined);
   });
 });

@@ -3,7 +3,7 @@
 // for the few functions the workflow uses, the `uses:` steps (GitHub's own actions) left out, and the install step
 // replaced by the harness of this checkout on PATH (the tarball install is test/packaging/installed.test.ts's).
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,18 +112,30 @@ describe('examples/github-actions.yml, run as written against the simulator', fu
   const vendor = personaByName('message-only-with-id-logs') as Persona;
   let sim: Simulator;
   const dirs: string[] = [];
+  let signKey = '';
+  let publicKey = '';
+  // A checkout of the vendor's repository: the public key committed where the workflow's header says.
   const checkout = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'rdx-ci-example-'));
     dirs.push(dir);
+    mkdirSync(join(dir, '.github'));
+    writeFileSync(join(dir, '.github', 'rdx-signing-key.pem.pub'), publicKey);
     return dir;
   };
   const context = (work: string, ref: string): Context => ({
     work, ref, event: ref === 'refs/heads/main' ? 'push' : 'pull_request',
     vars: { RDX_STAGING_URL: sim.baseUrl },
-    secrets: { RDX_CLIENT_ID: 'acme-ci', RDX_CLIENT_SECRET: 'acme-ci-secret-7', RDX_EXPIRED_TOKEN: sim.expiredToken() },
+    secrets: { RDX_CLIENT_ID: 'acme-ci', RDX_CLIENT_SECRET: 'acme-ci-secret-7', RDX_EXPIRED_TOKEN: sim.expiredToken(), RDX_SIGN_KEY: signKey },
   });
 
   before(async () => {
+    // The key pair as the workflow's header makes it: rdx keygen, the private PEM text as the secret RDX_SIGN_KEY.
+    const keys = mkdtempSync(join(tmpdir(), 'rdx-ci-keys-'));
+    dirs.push(keys);
+    const keygen = spawnSync(process.execPath, [cli, 'keygen', '--out', join(keys, 'rdx-signing-key.pem')], { encoding: 'utf8' });
+    expect(keygen.status, keygen.stderr).to.equal(0);
+    signKey = readFileSync(join(keys, 'rdx-signing-key.pem'), 'utf8');
+    publicKey = readFileSync(join(keys, 'rdx-signing-key.pem.pub'), 'utf8');
     sim = await startSimulator({ host: '127.0.0.1', port: 0, clientId: 'acme-ci', clientSecret: 'acme-ci-secret-7', personas: [vendor] });
   });
   after(async () => {
@@ -135,12 +147,22 @@ describe('examples/github-actions.yml, run as written against the simulator', fu
   it('the first run, with the profile rdx init writes, fails at "Fail when the run is INCOMPLETE" with the unlock list in the job summary', async () => {
     const work = checkout();
     writeFileSync(join(work, 'rdx.config.yaml'), profileTemplate());
+    copyFileSync(join(packageRoot, 'examples', 'job-summary.mjs'), join(work, '.github', 'rdx-job-summary.mjs'));
     const job = await runJob(workflow, context(work, 'refs/pull/1/merge'));
     const run = job.ran.find((s) => s.name === 'Run the conformance suite against staging');
     expect(run?.code, run?.stderr).to.equal(0);
+    // The bundle is signed with the secret's key and checks against the committed public key: exit 0, not 5.
+    const verify = job.ran.find((s) => s.name === 'Verify the signed bundle');
+    expect(verify?.code, verify?.stderr).to.equal(0);
     expect(job.failed).to.equal('Fail when the run is INCOMPLETE');
-    expect(job.summary).to.include('### RDX conformance: INCOMPLETE').and.include('To complete this certification');
-    for (const key of ['idSources.applicationStep', 'idSources.jobboardJobOffer', 'idSources.atsJobOffer']) expect(job.summary, key).to.include(`**${key}**`);
+    expect(job.summary).to.include('### RDX conformance: INCOMPLETE');
+    // The unlock list once on the summary page (the job summary's), and in the failing step's log.
+    expect(job.summary.split('To complete this certification')).to.have.length(2);
+    const incomplete = job.ran.find((s) => s.name === 'Fail when the run is INCOMPLETE');
+    for (const key of ['idSources.applicationStep', 'idSources.jobboardJobOffer', 'idSources.atsJobOffer']) {
+      expect(job.summary, key).to.include(`\`${key}\``);
+      expect(incomplete?.stderr, key).to.include(`**${key}**`);
+    }
     if (process.env["RDX_SHOW"]) process.stdout.write(job.summary);
     expect(job.summary).to.not.include('acme-ci-secret-7');
     // A pull request keeps nothing as the last green run.
@@ -150,7 +172,6 @@ describe('examples/github-actions.yml, run as written against the simulator', fu
   it('with the profile of docs/ci.md, a push to main is green: CONFORMANT, summarised, and kept as the last green run', async () => {
     const work = checkout();
     writeFileSync(join(work, 'rdx.config.yaml'), workedProfile());
-    mkdirSync(join(work, '.github'));
     copyFileSync(join(packageRoot, 'examples', 'job-summary.mjs'), join(work, '.github', 'rdx-job-summary.mjs'));
     const job = await runJob(workflow, context(work, 'refs/heads/main'));
     expect(job.failed, job.ran.map((s) => `${s.name}: ${s.code}\n${s.stderr.slice(-2000)}`).join('\n')).to.equal(undefined);
@@ -158,6 +179,7 @@ describe('examples/github-actions.yml, run as written against the simulator', fu
     expect(report.summary).to.include({ verdict: 'CONFORMANT', unjudgedMust: 0 });
     expect(job.summary).to.include('RDX conformance: CONFORMANT').and.not.include('INCOMPLETE');
     expect(existsSync(join(work, 'rdx-last-green', 'report.json'))).to.equal(true);
-    expect(job.ran.map((s) => s.name)).to.include.members(['Fail when the run is INCOMPLETE', 'Summarise the verdict', 'Keep this run as the last green run of main']);
+    expect(job.ran.map((s) => s.name)).to.include.members(['Verify the signed bundle', 'Fail when the run is INCOMPLETE', 'Summarise the verdict', 'Keep this run as the last green run of main']);
+    expect(job.ran.find((s) => s.name === 'Verify the signed bundle')?.stderr).to.not.include('integrity only');
   });
 });

@@ -4,7 +4,10 @@ import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
 import type { CaseResult } from '../core/results.js';
 import { personaByName } from '../../simulator/personas/index.js';
-import { ConsoleReporter, failureLine, oneLine } from './console.js';
+import { ConsoleReporter, failureGroupLines, failureLine, oneLine } from './console.js';
+import { nextStepLine } from './verdict.js';
+import { readBackReport } from '../../test/support/read-back.js';
+import type { RunReport } from '../engine/run.js';
 
 /** Runs fn with process.stdout.write captured (the outer mocha's own output is held back meanwhile). */
 async function capture(fn: () => Promise<unknown>): Promise<string> {
@@ -73,4 +76,28 @@ describe('the rdx console reporter', function () {
       else expect(out).to.not.match(/\n\s+at |Context\.<anonymous>/);
     });
   }
+
+  describe('a fault whose read-backs break two clauses on three resources (patch-clears-unspecified)', () => {
+    let report: RunReport;
+    before(async () => { report = await readBackReport(); });
+
+    it('shows it as one group, caused by a PATCH, each case naming the PATCH before the read that showed it', () => {
+      const lines = failureGroupLines(report.cases);
+      const heads = lines.filter((l) => /^ {2}(FAIL|WARN|ERROR) /.test(l));
+      const failing = report.cases.filter((c) => c.verdict === 'fail').length;
+      expect(failing).to.equal(5);
+      expect(heads).to.have.length(1);
+      expect(heads[0]).to.match(new RegExp(`^ {2}FAIL {2}\\[MUST\\] caused by a PATCH: WRITE\\.PATCH_PARTIAL, WRITE\\.READ_BACK — ${failing} cases: `));
+      expect(lines.join('\n')).to.match(/\(step \d+ PATCH \/ats\/application-steps\/\{id\} → step \d+ GET \/ats\/application-steps\/\{id\}\)/);
+    });
+
+    it('ends with what to do next: where the evidence is and how to re-judge the clauses', () => {
+      expect(nextStepLine(report.summary, report.cases, { html: 'reports/x/report.html' })).to.equal(
+        'Next: fix the first failure group above (5 case(s)): reports/x/report.html#failures shows the PATCH that caused each failure first, then the read that showed it, with a curl script replaying both; after a fix, re-judge it with the same flags and --clause WRITE.PATCH_PARTIAL --clause WRITE.READ_BACK.');
+      const clean = { ...report.summary, unjudgedMust: 0, knownFailures: 0 };
+      expect(nextStepLine(clean, [])).to.match(/^Next: run again with --bundle --sign-key KEY/);
+      expect(nextStepLine(clean, [], { bundle: 'signed' })).to.match(/^Next: publish bundle\.tar\.gz/);
+      expect(nextStepLine({ ...clean, unjudgedMust: 3 }, [])).to.match(/^Next: unlock the MUST cases not judged/);
+    });
+  });
 });

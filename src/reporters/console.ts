@@ -5,7 +5,7 @@
 // the target sent goes through escapeTerminal.
 import Mocha from 'mocha';
 import { CASE_VERDICTS, isProblemVerdict, shownVerdict } from '../core/case-view.js';
-import { failureGroups, stepLabel, type FailureGroup } from '../core/failures.js';
+import { causedStep, failureGroups, stepLabel, type FailureGroup } from '../core/failures.js';
 import type { CaseResult } from '../core/results.js';
 import type { JudgedTest } from '../engine/judged-test.js';
 import { escapeTerminal } from '../core/terminal.js';
@@ -47,8 +47,9 @@ export function groupLines(g: FailureGroup): string[] {
   const word = g.level === 'MUST' ? 'FAIL' : g.level === 'SHOULD' ? 'WARN' : 'ERROR';
   const n = g.cases.length;
   const other = g.findings > 1 ? ` (+${g.findings - 1} other finding${g.findings > 2 ? 's' : ''})` : '';
-  const head = `${word.padEnd(5)} [${g.level}] ${g.clause === '-' ? 'no judgement' : g.clause} — ${n} case${n === 1 ? '' : 's'}: ${oneLine(g.finding)}${other}`;
-  const shownCases = g.cases.slice(0, SHOWN_CASES).map((c) => `${c.id}${c.step ? ` (${oneLine(c.step, 120)})` : ''}`);
+  const what = g.cause ? `caused by a ${g.cause.method}: ${g.cause.clauses.join(', ')}` : g.clause === '-' ? 'no judgement' : g.clause;
+  const head = `${word.padEnd(5)} [${g.level}] ${what} — ${n} case${n === 1 ? '' : 's'}: ${oneLine(g.finding)}${other}`;
+  const shownCases = g.cases.slice(0, SHOWN_CASES).map((c) => `${c.id}${c.step ? ` (${oneLine(causedStep(c), 160)})` : ''}`);
   return [head, `      ${shownCases.join(', ')}${n > SHOWN_CASES ? `, +${n - SHOWN_CASES} more` : ''}`];
 }
 

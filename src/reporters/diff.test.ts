@@ -123,10 +123,14 @@ describe('rdx diff', function () {
     expect(diffText(d, (t) => t)).to.include('Newly unjudged (1):').and.include('PASS          → absent').and.include('Regressions: 2 (1 MUST case(s) judged before and now not judged or absent, the verdict got worse (CONFORMANT → INCOMPLETE))');
     // A SHOULD case gone, the verdict unchanged: nothing the gate counts.
     const should = structuredClone(complete);
-    const shouldCase = should.cases.find((c) => c.level !== 'MUST') as RunReport['cases'][number];
+    const shouldCase = should.cases.find((c) => c.level === 'SHOULD' && c.verdict !== 'skip') as RunReport['cases'][number];
     should.cases = should.cases.filter((c) => c.id !== shouldCase.id);
     should.summary = summarise(should.cases);
     expect(diffReports('old.json', complete, 'new.json', should).regressions).to.equal(0);
+    // Under --fail-on should it is counted, as a MUST case gone is: the rule gates on SHOULD cases, dropped ones too.
+    const strict = diffReports('old.json', complete, 'new.json', should, { failOn: 'should' });
+    expect(strict.regressions).to.equal(1);
+    expect(diffText(strict, (t) => t)).to.include('Regressions: 1 (1 SHOULD case(s) judged before and now not judged or absent (--fail-on should))');
 
     // From the command line: the gate fails on the case that disappeared.
     writeFileSync(join(dir, 'complete.json'), JSON.stringify(complete));

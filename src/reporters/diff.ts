@@ -89,7 +89,7 @@ export interface ReportDiff {
   verdictWorse: boolean;
   /**
    * What --fail-on-regression counts: MUST cases newly failing or erring, MUST cases judged before and now unjudged
-   * or absent, SHOULD cases newly warning under --fail-on should, and one for a worse verdict.
+   * or absent, under --fail-on should SHOULD cases newly warning or newly unjudged or absent, and one for a worse verdict.
    */
   regressions: number;
 }
@@ -229,7 +229,7 @@ export function diffReports(oldFile: string, oldReport: Report, newFile: string,
     else if (was) diff.otherChanges.push(change(c));
   }
   diff.regressions = diff.newlyFailing.filter((c) => MUST_PROBLEM.has(c.new ?? '') || (diff.failOn === 'should' && c.new === 'warn')).length
-    + diff.newlyUnjudged.filter((c) => c.level === 'MUST').length
+    + diff.newlyUnjudged.filter((c) => unjudgedCounts(c, diff.failOn)).length
     + (diff.verdictWorse ? 1 : 0);
 
   const oldClauses = clauseStates(oldReport);
@@ -313,13 +313,23 @@ export function diffText(d: ReportDiff, line: (text: string) => string): string 
 }
 
 /** "3 (2 MUST cases newly failing, 1 no longer judged, the verdict got worse)": the count and what makes it. */
+/**
+ * A case judged before and unjudged or absent now is a regression at MUST and, under --fail-on should, at SHOULD too:
+ * the SHOULD cases that rule gates on are as unproven when they no longer run as when they warn.
+ */
+function unjudgedCounts(c: CaseChange, failOn: FailOn): boolean {
+  return c.level === 'MUST' || (failOn === 'should' && c.level === 'SHOULD');
+}
+
 export function regressionWords(d: ReportDiff): string {
   const failing = d.newlyFailing.filter((c) => MUST_PROBLEM.has(c.new ?? '')).length;
   const warning = d.failOn === 'should' ? d.newlyFailing.filter((c) => c.new === 'warn').length : 0;
   const unjudged = d.newlyUnjudged.filter((c) => c.level === 'MUST').length;
+  const shouldUnjudged = d.newlyUnjudged.filter((c) => c.level === 'SHOULD' && unjudgedCounts(c, d.failOn)).length;
   const parts = [
     ...(failing ? [`${failing} MUST case(s) newly failing`] : []),
     ...(unjudged ? [`${unjudged} MUST case(s) judged before and now not judged or absent`] : []),
+    ...(shouldUnjudged ? [`${shouldUnjudged} SHOULD case(s) judged before and now not judged or absent (--fail-on should)`] : []),
     ...(warning ? [`${warning} SHOULD case(s) newly warning (--fail-on should)`] : []),
     ...(d.verdictWorse ? [`the verdict got worse (${VERDICT_WORDS[d.old.verdict]} → ${VERDICT_WORDS[d.new.verdict]})`] : []),
   ];

@@ -55,12 +55,14 @@ describe('examples/', function () {
     expect(save?.if).to.include("github.ref == 'refs/heads/main'").and.include('success()');
   });
 
-  it('job-summary.mjs turns a report into a Markdown verdict with one line per failure', async () => {
+  it('job-summary.mjs turns a report into a Markdown verdict with its failures grouped by clause', async () => {
     const written = writeReports(await ruleBreakingReport('^token\\.issued |^job-offers\\.unknown-id\\.get '), mkdtempSync(join(tmpdir(), 'rdx-summary-')));
     const r = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), join(written.dir, 'report.json')], { encoding: 'utf8' });
     expect(r.status, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/^### RDX conformance: NOT CONFORMANT\n/);
-    expect(r.stdout).to.include('| FAIL | SHOULD | `job-offers.unknown-id.get` | ENVELOPE.MESSAGE | status 404: message is missing |');
+    // The level of the clause that broke (MUST), not the case's (SHOULD), as the console groups it.
+    expect(r.stdout).to.include('**Failures by clause** (2 group(s), 1 case(s), worst first;');
+    expect(r.stdout).to.include('| FAIL | MUST | `ENVELOPE.MESSAGE` | 1: `job-offers.unknown-id.get` | status 404: message is missing |');
     const missing = spawnSync(process.execPath, [join(packageRoot, 'examples', 'job-summary.mjs'), '/nonexistent/report.json'], { encoding: 'utf8' });
     expect(missing.status).to.equal(0);
     expect(missing.stdout).to.match(/^### RDX conformance: no report/);

@@ -14,6 +14,8 @@ import { runConformance } from '../engine/run.js';
 import { embeddedSimulator } from '../cli/compose.js';
 import { writeReports } from './files.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from '../../test/support/rule-breaker.js';
+import { readBackReport } from '../../test/support/read-back.js';
+import type { RunReport } from '../engine/run.js';
 
 
 describe('report.html in headless Chromium', function () {
@@ -192,5 +194,66 @@ describe('report.html of a conformant full run: size and load time in headless C
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('report.html of read-back failures and exploration in headless Chromium', function () {
+  this.timeout(120_000);
+  let browser: Chromium | undefined;
+  let page: Page;
+  let report: RunReport;
+  const problems: string[] = [];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    report = await readBackReport();
+    const written = writeReports(report, mkdtempSync(join(tmpdir(), 'rdx-html-cause-')));
+    browser = await launchChromium({ viewport: { width: 1360, height: 900 } });
+    page = await browser.context.newPage();
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(pathToFileURL(join(written.dir, 'report.html')).href);
+    await page.waitForSelector('body[data-slots="ready"]', { timeout: 30_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('draws the PATCH that caused a read-back failure above the GET that showed it, and a script replaying the whole sequence in order', async () => {
+    const c = report.cases.find((x) => x.id === 'application-steps.create-read-replace-patch');
+    const read = c?.assertions.find((a) => !a.passed)?.exchange as number;
+    const card = page.locator('[id="failure-application-steps.create-read-replace-patch"]');
+    const lines = await card.locator('.finding .exchange pre.line').allTextContents();
+    expect(lines.filter((l) => !/^HTTP /.test(l)).map((l) => l.split(' ')[0])).to.deep.equal(['PATCH', 'GET']);
+    const cause = await card.locator('.cause').boundingBox();
+    const symptom = await card.locator('.symptom').boundingBox();
+    expect((cause?.y ?? 1e9) < (symptom?.y ?? 0), 'the write is drawn above the read').to.equal(true);
+    const script = await card.locator('.curl.script pre').textContent() ?? '';
+    const curls = script.split('\n').filter((l) => l.startsWith('curl '));
+    // Every exchange of the case up to the failing read, in the order sent: the create first, the PATCH, the GET last.
+    expect(curls).to.have.length(read + 1);
+    expect(curls[0]).to.match(/-X POST /);
+    expect(curls.at(-2)).to.match(/-X PATCH /);
+    expect(curls.at(-1)).to.not.match(/ -X /);
+    expect(script).to.match(/^#!\/usr\/bin\/env bash\n/).and.include('"authorization: Bearer $RDX_ACCESS_TOKEN"');
+    expect(await card.locator('.curl.script button.copy').isVisible()).to.equal(true);
+  });
+
+  it('shows a failing explore case\'s figures, its whole sequence as a script and its regression YAML as text, with a copy button', async () => {
+    const x = report.cases.find((c) => c.id === 'explore.application-steps');
+    const card = page.locator('[id="failure-explore.application-steps"]');
+    expect(await card.locator('dl.explore-figures').textContent()).to.include(`Seed${x?.explore?.seed}`).and.include(`Shrinks${x?.explore?.shrinks}`);
+    const script = await card.locator('.explore .curl.script pre').textContent() ?? '';
+    expect(script.split('\n').filter((l) => l.startsWith('curl '))).to.have.length(x?.exchanges.length ?? -1);
+    const yaml = card.locator('.curl.regression pre');
+    expect(await yaml.textContent()).to.equal(x?.explore?.regression);
+    expect(await yaml.locator('b').count(), 'the YAML\'s <b>bold</b> is text').to.equal(0);
+    expect(await card.locator('.curl.regression button.copy').isVisible()).to.equal(true);
+    expect(await card.locator('.curl.regression button.copy').getAttribute('data-copy')).to.equal(x?.explore?.regression);
+  });
+
+  it('has no critical or serious accessibility violation and logs no error', async () => {
+    expect(await seriousViolations(page, 'report.html of read-back failures')).to.deep.equal([]);
+    expect(problems).to.deep.equal([]);
   });
 });

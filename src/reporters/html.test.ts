@@ -7,6 +7,7 @@ import { summarise } from '../core/verdict.js';
 import { htmlReport } from './html.js';
 import type { PageData } from './page-data.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from '../../test/support/rule-breaker.js';
+import { readBackReport } from '../../test/support/read-back.js';
 
 const copy = (r: RunReport): RunReport => structuredClone(r);
 /** The data the page embeds (exchanges, assertions, residue), unpacked as the page's script does. */
@@ -228,5 +229,82 @@ describe('report.html', function () {
     const out = htmlReport(r);
     expect(out).to.include(`<code><bdi>${r.run.runTag}-1-JO</bdi></code>`);
     expect(out).to.match(/This report was judged against spec <code>000000000000<\/code>/);
+  });
+});
+
+describe('report.html: the cause before the symptom, and exploration', function () {
+  this.timeout(60_000);
+  let report: RunReport;
+  let html: string;
+  const card = (out: string, id: string): string => {
+    const start = out.indexOf(`<article class="case card v-fail" id="failure-${id}"`);
+    expect(start, id).to.be.greaterThan(0);
+    return out.slice(start, out.indexOf('</article>', start));
+  };
+
+  before(async () => {
+    report = await readBackReport();
+    html = htmlReport(report);
+  });
+
+  it('shows the PATCH that caused a read-back failure before the GET that showed it, then a script replaying the case up to that GET', () => {
+    const c = card(html, 'job-offers.create-read-replace-patch');
+    const broken = caseOf(report, 'job-offers.create-read-replace-patch').assertions.find((a) => !a.passed && a.clause === 'WRITE.PATCH_PARTIAL');
+    const read = broken?.exchange as number;
+    const write = caseOf(report, 'job-offers.create-read-replace-patch').exchanges.map((e) => e.request.method).lastIndexOf('PATCH');
+    expect(write).to.be.greaterThan(0).and.lessThan(read);
+    const at = (marker: string): number => {
+      const i = c.indexOf(marker);
+      expect(i, marker).to.be.greaterThan(0);
+      return i;
+    };
+    const order = [
+      at('<code class="clause">WRITE.PATCH_PARTIAL</code>'),
+      at(`<b>The write that caused it:</b> step ${write + 1} PATCH /ats/job-offers/{id}</p><div class="slot" data-slot="exchange" data-ex="${write}">`),
+      at(`<b>The read that showed it:</b> step ${read + 1} GET /ats/job-offers/{id}</p><div class="slot" data-slot="exchange" data-ex="${read}">`),
+      at(`<div class="slot" data-slot="script" data-upto="${read}">`),
+    ];
+    expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+    // The write is evidence now, not one of the "other exchanges" folded away.
+    const others = c.slice(c.indexOf('other exchange'));
+    expect(others).to.not.include(`data-ex="${write}"`);
+  });
+
+  it('groups the failures at the top by the write that caused them: one group for the one PATCH bug', () => {
+    const top = html.slice(html.indexOf('<ol class="blockers"'), html.indexOf('</ol>', html.indexOf('<ol class="blockers"')));
+    expect(top.split('<li>').slice(1)).to.have.length(1);
+    expect(top).to.include('<span class="cause">caused by a <b>PATCH</b>:</span> <code class="clause">WRITE.PATCH_PARTIAL</code>, <code class="clause">WRITE.READ_BACK</code> — 5 cases');
+    expect(top).to.match(/step \d+ PATCH \/ats\/application-steps\/\{id\} → step \d+ GET \/ats\/application-steps\/\{id\}/);
+  });
+
+  it('shows a failing explore case\'s seed, sequences, requests, shrinks, steps, its whole sequence as a script and its regression YAML, escaped, with a copy button', () => {
+    const x = caseOf(report, 'explore.application-steps');
+    const e = x.explore;
+    expect(e?.regression).to.include('<b>bold</b>');
+    const c = card(html, 'explore.application-steps');
+    for (const [dt, dd] of [['Seed', e?.seed], ['Sequences', e?.sequences], ['Requests', e?.requests], ['Shrinks', e?.shrinks], ['Steps', e?.steps]]) {
+      expect(c).to.match(new RegExp(`<dt>${String(dt)}</dt><dd>${String(dd)}</dd>`));
+    }
+    expect(c).to.include(`<div class="slot" data-slot="script" data-upto="${x.exchanges.length - 1}">`);
+    expect(c).to.include('step: &lt;b&gt;bold&lt;/b&gt;').and.not.include('<b>bold</b>');
+    expect(c).to.match(/<pre tabindex="0" dir="ltr"><code>format: 1\n/);
+    expect(c).to.include(`class="copy" data-copy="${x.explore?.regression?.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}" hidden>Copy</button>`);
+  });
+
+  it('shows a passing explore case\'s figures in the list of all cases', () => {
+    const e = caseOf(report, 'explore.credentials');
+    expect(e.verdict).to.equal('pass');
+    const row = html.slice(html.indexOf('id="case-explore.credentials"'), html.indexOf('</details>', html.indexOf('id="case-explore.credentials"')));
+    expect(row).to.include(`<dt>Seed</dt><dd>${e.explore?.seed}</dd>`).and.include(`<dt>Requests</dt><dd>${e.explore?.requests}</dd>`);
+  });
+
+  it('escapes a crafted regression in the markup and marks its invisible characters', () => {
+    const crafted = copy(report);
+    const x = caseOf(crafted, 'explore.application-steps');
+    (x.explore as { regression: string }).regression = '</code></pre><script>alert(1)</script>"\'\u202e';
+    const c = card(htmlReport(crafted), 'explore.application-steps');
+    expect(c).to.not.include('<script>');
+    expect(c).to.include('&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;');
+    expect(c).to.include('<span class="invisible"');
   });
 });

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import type { InterpretationProfile } from '../core/report.js';
 import { residueSummary } from '../core/residue.js';
 import type { CaseResult } from '../core/results.js';
-import { clauses, interpretations, operations, specHash, type Clause, type Interpretation } from '../spec/index.js';
+import { operations, specHash } from '../spec/index.js';
 import { SCRIPT, STYLE } from './html-assets.js';
 import { blockers } from './html-failures.js';
+import { assertionSlot, clauseTitle, dataAttributes, endpointsText, exchangeSlot, exploreFigures, failureCard, specIndex, type SpecIndex } from './html-card.js';
 import { LABEL, MEANING, anchor, badge, esc, plural, targetText } from './html-text.js';
 import { packPageData, pageData } from './html-data.js';
 import type { Report } from './merge.js';
@@ -26,21 +27,6 @@ const OPEN = 'open-points';
 const CELL_WORD: Record<string, string> = { ...LABEL, pass: '✓' };
 
 const utc = (iso: string): string => iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
-
-interface SpecIndex {
-  clause: Map<string, Clause>;
-  interpretation: Map<string, Interpretation>;
-  families: string[];
-}
-
-function specIndex(): SpecIndex {
-  const list = clauses();
-  return {
-    clause: new Map(list.map((c) => [c.id, c])),
-    interpretation: new Map(interpretations().map((i) => [i.id, i])),
-    families: [...new Set(list.map((c) => c.family))],
-  };
-}
 
 /**
  * The matrix cells a case contributes to, with the verdict it gives each: a family whose assertions failed gets the
@@ -305,95 +291,6 @@ function filters(report: Report): string {
 </form>`;
 }
 
-function dataAttributes(c: CaseResult, cells: Map<string, string> | undefined): string {
-  const search = `${c.id} ${c.title} ${c.clauses.join(' ')} ${c.assertions.filter((a) => !a.passed).map((a) => a.clause).join(' ')}`.toLowerCase();
-  return `data-id="${esc(c.id)}" data-verdict="${esc(shown(c))}" data-level="${esc(c.level)}" data-tags="${esc(c.tags.join(' '))}" data-endpoints="${esc(c.endpoints.join(' '))}" data-cells="${esc([...(cells?.keys() ?? [])].join(' '))}" data-search="${esc(search)}"`;
-}
-
-function endpointsText(c: CaseResult): string {
-  const ops = operations();
-  return c.endpoints.map((e) => {
-    const op = ops.find((o) => o.endpoint === e);
-    return op ? `${e} ${op.method} ${op.path}` : String(e);
-  }).join(', ');
-}
-
-function clauseText(id: string, spec: SpecIndex): string {
-  const c = spec.clause.get(id);
-  if (c) {
-    const words = c.quote
-      ? `<blockquote class="quote">“${esc(c.quote)}”<cite>The spec${c.section ? `, ${esc(c.section)}` : ''}</cite></blockquote>`
-      : '';
-    const basis = c.basis ? `<p class="basis"><b>Basis:</b> ${esc(c.basis)} <span class="muted">(the spec is silent; an RFC says it)</span></p>` : '';
-    return `${words}${basis}`;
-  }
-  const i = spec.interpretation.get(id);
-  if (i) return `<blockquote class="quote">“${esc(i.quote)}”<cite>The spec (an open point: ${esc(i.question)})</cite></blockquote>`;
-  return '';
-}
-
-function clauseTitle(id: string, spec: SpecIndex): string {
-  return spec.clause.get(id)?.title ?? spec.interpretation.get(id)?.question ?? '';
-}
-
-function failureCard(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>): string {
-  const v = shown(c);
-  const failed = c.assertions.filter((a) => !a.passed);
-  const byExchange = new Map<number | undefined, typeof failed>();
-  for (const a of failed) byExchange.set(a.exchange, [...(byExchange.get(a.exchange) ?? []), a]);
-  const used = new Set<number>();
-  const findings = [...byExchange].map(([index, list]) => {
-    const ex = index !== undefined ? c.exchanges[index] : undefined;
-    if (index !== undefined) used.add(index);
-    // A clause broken twice on one exchange (by two checks) is quoted once, with both findings under it.
-    const byClause = new Map<string, typeof list>();
-    for (const a of list) byClause.set(a.clause, [...(byClause.get(a.clause) ?? []), a]);
-    const items = [...byClause].map(([id, same]) => {
-      const level = same.some((a) => a.level === 'MUST') ? 'MUST' : 'SHOULD';
-      return `<div class="assertion v-${level === 'MUST' ? 'fail' : 'warn'}">
-<div><span class="level">${esc(level)}</span> <code class="clause">${esc(id)}</code> <span class="muted">${esc(clauseTitle(id, spec))}</span></div>
-${clauseText(id, spec)}
-${same.map((a) => `<p class="got"><b>Expected, and what came back:</b> ${targetText(a.message)} <span class="muted">(check ${esc(a.check)})</span></p>`).join('\n')}
-</div>`;
-    }).join('\n');
-    return `<div class="finding">${items}${ex ? exchangeSlot(c, index as number) : ''}</div>`;
-  });
-  if (c.verdict === 'error' || (c.verdict !== 'fail' && c.verdict !== 'warn')) {
-    // No assertion points at an exchange: show the last one, which is where the case stopped.
-    const last = c.exchanges.length - 1;
-    if (last >= 0 && !used.has(last)) {
-      used.add(last);
-      findings.push(`<div class="finding">${exchangeSlot(c, last)}</div>`);
-    }
-  }
-  const passed = c.assertions.filter((a) => a.passed);
-  const others = c.exchanges.map((ex, i) => [ex, i] as const).filter(([, i]) => !used.has(i));
-  return `<article class="case card v-${esc(v)}" id="${esc(anchor('failure', c.id))}" ${dataAttributes(c, cellsByCase.get(c.id))}>
-<header>${badge(v)}<span class="level" title="the level of the case; each finding below has its own">${esc(c.level)}</span><code class="id">${esc(c.id)}</code><span>${esc(c.title)}</span></header>
-<div class="body">
-<div class="meta">${esc(c.file)} · endpoints ${esc(endpointsText(c))} · clauses ${esc(c.clauses.join(', '))}${c.tags.length ? ` · tags ${esc(c.tags.join(', '))}` : ''} · ${esc(c.durationMs)} ms · <a href="#${esc(anchor('case', c.id))}">in the list of all cases</a></div>
-${c.reason ? `<p class="reason">${targetText(c.reason)}</p>` : ''}
-${findings.join('\n')}
-${passed.length ? `<details class="more"><summary>${plural(passed.length, 'other assertion')} held</summary>${assertionSlot(c, 'held')}</details>` : ''}
-${others.length ? `<details class="more"><summary>${plural(others.length, 'other exchange')} of this case</summary>${others.map(([, i]) => exchangeSlot(c, i)).join('')}</details>` : ''}
-</div>
-</article>`;
-}
-
-/** Where a case's assertion table goes (all of them, or those that held), drawn from the embedded data when shown. */
-function assertionSlot(c: CaseResult, which: 'all' | 'held'): string {
-  const n = which === 'held' ? c.assertions.filter((a) => a.passed).length : c.assertions.length;
-  return `<div class="slot" data-slot="assertions" data-which="${which}"><p class="muted">${plural(n, 'assertion')}</p></div>`;
-}
-
-/**
- * Where an exchange goes: the page's script draws it from the embedded data (html-data.ts) when the slot is shown,
- * i.e. on load for a failure's evidence and when its <details> is opened for the rest.
- */
-function exchangeSlot(c: CaseResult, index: number): string {
-  return `<div class="slot" data-slot="exchange" data-ex="${esc(index)}"><p class="muted">Exchange #${esc(index)}: ${esc(c.exchanges[index]?.step ?? '')}</p></div>`;
-}
-
 function allCases(report: Report, spec: SpecIndex, cellsByCase: Map<string, Map<string, string>>, failureIds: Set<string>): string {
   const byFile = new Map<string, CaseResult[]>();
   for (const c of report.cases) {
@@ -415,6 +312,7 @@ function caseRow(c: CaseResult, spec: SpecIndex, cellsByCase: Map<string, Map<st
   if (failureIds.has(c.id)) parts.push(`<p><a href="#${esc(anchor('failure', c.id))}">The finding, with the exchange and a curl line, is under Failures.</a></p>`);
   if (c.baseline) parts.push(`<p class="reason">Known failure (baseline): ${esc(c.baseline.reason)}${c.baseline.expires ? ` · until ${esc(c.baseline.expires)}` : ''}</p>`);
   if (c.reason) parts.push(`<p class="reason">${targetText(c.reason)}</p>`);
+  if (c.explore) parts.push(exploreFigures(c.explore));
   if (c.observations.length) {
     parts.push(`<table class="assertions observations"><thead><tr><th>Observed</th><th>Value</th></tr></thead><tbody>${c.observations.map((o) =>
       `<tr><td><code>${esc(o.interpretation)}${o.key ? `.${esc(o.key)}` : ''}</code></td><td><code>${targetText(show(o.value))}</code></td></tr>`).join('')}</tbody></table>`);

@@ -142,7 +142,7 @@ function listsFields(uri: string): boolean {
   let def: unknown = uri.startsWith(SCHEMA_BASE) && schemaFiles().includes(file) ? loadSchema(file) : undefined;
   for (const part of pointer.split('/').filter(Boolean)) def = (def as Record<string, unknown> | undefined)?.[part];
   const node = (def ?? {}) as Record<string, unknown>;
-  const ref = node['$ref'];
+  const ref = baseRef(node);
   const props = Object.values((node['properties'] ?? {}) as Record<string, Record<string, unknown>>);
   const result = typeof ref === 'string' && ref.startsWith('#/$defs/') && node['properties'] === undefined
     ? listsFields(`${SCHEMA_BASE}${file}${ref}`)
@@ -150,6 +150,17 @@ function listsFields(uri: string): boolean {
       && props.every((p) => typeof p['$ref'] === 'string' && p['$ref'].startsWith('#/$defs/fields/properties/'));
   listsFieldsCache.set(uri, result);
   return result;
+}
+
+/**
+ * The def a def builds on: its `$ref`, or the one `$ref` of `allOf: [{ $ref }]`, the form every OpenAPI tool reads
+ * the same (a `$ref` beside `properties` is legal 2020-12, but some tools let the siblings replace what it refers to).
+ */
+export function baseRef(node: Record<string, unknown>): string | undefined {
+  if (typeof node['$ref'] === 'string') return node['$ref'];
+  const all = node['allOf'];
+  const only = Array.isArray(all) && all.length === 1 ? (all[0] as Record<string, unknown> | undefined) : undefined;
+  return typeof only?.['$ref'] === 'string' ? only['$ref'] : undefined;
 }
 
 /** Validation errors of a value against a schema URI, as short "path: message" lines; empty when valid. */

@@ -4,7 +4,7 @@
 // (a required member left out, a wrong type, an unknown member, a value outside an enum or a date format).
 // A small generator of our own: the maintained ones (json-schema-faker, openapi-sampler) do not read 2020-12's
 // `$ref` with sibling `required` across files, and neither makes invalid values.
-import { SCHEMA_BASE, declaredFormat, loadSchema } from '../../src/spec/index.js';
+import { SCHEMA_BASE, baseRef, declaredFormat, loadSchema } from '../../src/spec/index.js';
 import type { Rng } from './generate.js';
 
 type Node = Record<string, unknown>;
@@ -51,7 +51,8 @@ export function resolveObject(uri: string): Resolved {
     }
     out.required.push(...((node['required'] as string[] | undefined) ?? []));
     if (node['unevaluatedProperties'] === false || node['additionalProperties'] === false) out.closed = true;
-    current = typeof node['$ref'] === 'string' ? lookup(refUri(node['$ref'], file)) : undefined;
+    const base = baseRef(node);
+    current = base !== undefined ? lookup(refUri(base, file)) : undefined;
   }
   out.required = [...new Set(out.required)];
   return out;

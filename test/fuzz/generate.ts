@@ -3,7 +3,7 @@
 // the simulator must refuse, so each carries the statuses a refusal may take and must never write anything.
 // Used by simulator/fuzz.test.ts.
 import { createFaker, applicationStep, jobOffer, jobOfferAttribute, jobboardActivity, jobboardJobOffer, user, type Faker } from '../../src/data/factories.js';
-import { SCHEMA_BASE, loadSchema, openApi, operations, type Operation } from '../../src/spec/index.js';
+import { SCHEMA_BASE, baseRef, loadSchema, openApi, operations, type Operation } from '../../src/spec/index.js';
 import { rules } from '../../simulator/rules.js';
 import type { RawRequest } from './raw.js';
 
@@ -107,7 +107,7 @@ export function bodyShape(uri: string): BodyShape {
     }
     shape.required.push(...((node['required'] as string[] | undefined) ?? []));
     if (node['unevaluatedProperties'] === false || node['additionalProperties'] === false) shape.closed = true;
-    const ref: unknown = node['$ref'];
+    const ref: unknown = baseRef(node);
     current = typeof ref === 'string' ? defOf(ref.startsWith('#') ? `${SCHEMA_BASE}${file}${ref}` : `${SCHEMA_BASE}${ref}`) : undefined;
   }
   shape.required = [...new Set(shape.required)];

@@ -1,7 +1,7 @@
 // rdx diff: what changed between two runs (report.json or bundle.tar.gz), for a person (console), a pull request
 // or job summary (Markdown) and a program (JSON). With --fail-on-regression it is a CI gate: exit 1 when a MUST case
 // fails or errs that did not, a MUST case judged in the old run is unjudged or absent in the new one, the verdict got
-// worse, or (--fail-on should) a SHOULD case newly warns.
+// worse, or (--fail-on should) a SHOULD case newly warns or, judged in the old run, is unjudged or absent in the new one.
 import type { Argv } from 'yargs';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { EXIT, UsageError } from '../../errors.js';
@@ -21,7 +21,7 @@ export function builder(y: Argv): Argv {
     .option('markdown-append', { type: 'string', describe: 'Also append the Markdown to this file, after what it holds (a CI job summary: "$GITHUB_STEP_SUMMARY")' })
     .option('json', { type: 'string', describe: 'Also write the JSON to this file' })
     .option('fail-on-regression', { type: 'boolean', describe: 'Exit 1 on a regression: a MUST case newly failing or erring, a MUST case judged before and now unjudged or absent, a worse verdict (a CI gate against the last green run)' })
-    .option('fail-on', { choices: ['must', 'should'], describe: 'With "should", a SHOULD case that newly warns is a regression too (default: the new run\'s own --fail-on)' })
+    .option('fail-on', { choices: ['must', 'should'], describe: 'With "should", a SHOULD case that newly warns, or that was judged in the old run and is unjudged or absent in the new one, is a regression too (default: the new run\'s own --fail-on)' })
     .example('rdx diff main/report.json reports/latest/report.json', 'What changed since the run of main')
     .example('rdx diff last-green.tar.gz reports/latest/bundle.tar.gz --markdown-append "$GITHUB_STEP_SUMMARY" --fail-on-regression', 'Gate a pull request, with the changes added to the job page');
 }

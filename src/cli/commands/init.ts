@@ -103,7 +103,9 @@ declared:
 ${declared}
 
 fixtures:
-  # {id} values of existing ATS job offers, if {id} is not the job offer's reference.
+  # {id} values of existing ATS job offers, if {id} is not the job offer's reference. No answer of the API shows
+  # one (RECORD.ATS_NO_ID): take it from your own store, e.g. the id of any row of your job offers table, or a
+  # line of the id log (or the answer of the command) your idSources below names for a job offer you created.
   # atsJobOfferIds: ["123"]
   # An access token that has expired, to check that expired tokens are refused.
   # expiredToken: \${env:RDX_EXPIRED_TOKEN}

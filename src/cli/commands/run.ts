@@ -5,7 +5,7 @@ import { loadProfile, numberFlag, type Profile, type ProfileFlags } from '../../
 import { runConformance } from '../../engine/run.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../engine/pool.js';
 import { exitCodeOf } from '../../core/verdict.js';
-import { verdictSummary } from '../../reporters/verdict.js';
+import { nextStepLine, verdictSummary, type NextStepFacts } from '../../reporters/verdict.js';
 import { embeddedSimulator } from '../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
@@ -127,12 +127,17 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (throttling) say(throttling);
   // A report from an older harness has no summary of its residue: derived from the ledger the same way.
   if (report.residue.length) say(residueLine(report.residueSummary ?? residueSummary(report.residue)));
+  const next: NextStepFacts = {};
   if (argv['reports'] !== false) {
     const written = writeReports(report, String(argv['reportDir'] ?? 'reports'), { bundle: argv['bundle'] === true, ...(signWith ? { signWith } : {}) });
     say(`Reports: ${written.files.join(', ')}`);
     if (written.bundle) say(`Bundle manifest.json sha256 ${written.bundle.manifestSha256} (publish it to pin the bundle; rdx verify prints it)`);
     if (written.bundle && signWith) say(`Bundle signed by ${signWith.signer.fingerprint} (readers check it with rdx verify --public-key and your published public key)`);
+    const html = written.files.find((f) => f.endsWith('report.html'));
+    if (html) next.html = html;
+    if (written.bundle) next.bundle = signWith ? 'signed' : 'unsigned';
   }
+  say(nextStepLine(report.summary, report.cases, next));
   // A case left behind at the stop (see runConformance) may still hold a socket or a timer: it must not keep the
   // process alive once the reports are written.
   if (report.run.stopped) setTimeout(() => process.exit(), 1_000).unref();

@@ -4,6 +4,7 @@
 
 import type { PageAssertion, PageData, PageExchange, PageResidue } from '../page-data.js';
 import { codePointName, replaceInvisible } from '../../core/terminal.js';
+import { replayScript } from '../replay.js';
 
 function all<T extends Element = HTMLElement>(sel: string, root?: ParentNode): T[] {
   return Array.prototype.slice.call((root || document).querySelectorAll(sel)) as T[];
@@ -77,10 +78,34 @@ function bodyNode(text: string | undefined): HTMLElement | null {
 function copyButton(button: HTMLButtonElement): void {
   button.hidden = false;
   button.addEventListener('click', function () {
-    const text = button.parentNode?.querySelector('pre')?.textContent || '';
+    // data-copy holds the exact text where the shown one marks invisible characters (the regression YAML).
+    const text = button.getAttribute('data-copy') ?? (button.parentNode?.querySelector('pre')?.textContent || '');
     const done = function (): void { button.textContent = 'Copied'; setTimeout(function () { button.textContent = 'Copy'; }, 1500); };
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () {});
   });
+}
+
+/** A block of text to copy (a curl line, a script), with its label and a copy button. */
+function copyable(label: string, text: string, scrolls: boolean): HTMLElement {
+  const box = el('div', 'curl');
+  box.appendChild(el('span', 'label', label));
+  const pre = box.appendChild(el('pre'));
+  // A long script scrolls inside its box: focusable, so a keyboard can scroll it too.
+  if (scrolls) pre.tabIndex = 0;
+  pre.appendChild(el('code', undefined, text));
+  const button = box.appendChild(el('button', 'copy', 'Copy'));
+  button.type = 'button';
+  copyButton(button);
+  return box;
+}
+
+/** The curl script replaying a case's exchanges #0 to #upto (replay.ts), from the curl lines the data holds. */
+function scriptNode(id: string, exchanges: PageExchange[], upto: number): HTMLElement | null {
+  const steps = exchanges.slice(0, upto + 1);
+  if (!steps.length) return null;
+  const box = copyable('curl script', replayScript(id, steps), true);
+  box.classList.add('script');
+  return box;
 }
 
 /** The same markup html.ts drew before the exchanges became data, so the stylesheet and print rules apply. */
@@ -106,12 +131,7 @@ function exchangeNode(x: PageExchange): HTMLElement {
   } else {
     response.appendChild(el('p', 'transport', 'No answer: ' + (x.transport || '')));
   }
-  const curl = box.appendChild(el('div', 'curl'));
-  curl.appendChild(el('span', 'label', 'curl'));
-  curl.appendChild(el('pre')).appendChild(el('code', undefined, x.curl));
-  const button = curl.appendChild(el('button', 'copy', 'Copy'));
-  button.type = 'button';
-  copyButton(button);
+  box.appendChild(copyable('curl', x.curl, false));
   return box;
 }
 
@@ -163,6 +183,8 @@ function slotContent(data: PageData, slot: Element): HTMLElement | null {
       const x = (data.exchanges[id] || [])[Number(slot.getAttribute('data-ex'))];
       return x ? exchangeNode(x) : null;
     }
+    case 'script':
+      return scriptNode(id, data.exchanges[id] || [], Number(slot.getAttribute('data-upto')));
     case 'assertions': {
       const list = data.assertions[id];
       return list ? assertionsNode(list, slot.getAttribute('data-which') === 'held') : null;
