@@ -280,13 +280,14 @@ describe('report.html: the cause before the symptom, and exploration', function 
   it('shows a failing explore case\'s seed, sequences, requests, shrinks, steps, its whole sequence as a script and its regression YAML, escaped, with a copy button', () => {
     const x = caseOf(report, 'explore.application-steps');
     const e = x.explore;
-    expect(e?.regression).to.include('<b>bold</b>');
+    expect(e?.regression).to.match(/^format: 1\n/);
     const c = card(html, 'explore.application-steps');
     for (const [dt, dd] of [['Seed', e?.seed], ['Sequences', e?.sequences], ['Requests', e?.requests], ['Shrinks', e?.shrinks], ['Steps', e?.steps]]) {
       expect(c).to.match(new RegExp(`<dt>${String(dt)}</dt><dd>${String(dd)}</dd>`));
     }
     expect(c).to.include(`<div class="slot" data-slot="script" data-upto="${x.exchanges.length - 1}">`);
-    expect(c).to.include('step: &lt;b&gt;bold&lt;/b&gt;').and.not.include('<b>bold</b>');
+    // What the shrunk sequence holds is drawn (markup often): none of its lines that hold markup reaches the page raw.
+    for (const line of (e?.regression ?? '').split('\n').filter((l) => /[<>&]/.test(l))) expect(c).to.not.include(line);
     expect(c).to.match(/<pre tabindex="0" dir="ltr"><code>format: 1\n/);
     expect(c).to.include(`class="copy" data-copy="${x.explore?.regression?.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}" hidden>Copy</button>`);
   });
