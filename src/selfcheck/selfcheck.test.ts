@@ -66,6 +66,24 @@ describe('self-check rules', () => {
   });
 });
 
+describe('self-check: a fault runs first with only the cases citing what it breaks', function () {
+  this.timeout(120_000);
+
+  it('keeps that narrowed run when it catches the fault, and runs every case when it does not', async () => {
+    // wrong-secret-accepted breaks a clause its own cases declare; html-error-pages one only a global check judges
+    // (every answer's envelope), which the cases declaring it do not meet: only the whole run catches it.
+    const declared = await runPersonaBoth(personaByName('wrong-secret-accepted'), false, false);
+    expect(declared.narrowed).to.equal(true);
+    expect(declared.catching).to.include('token.wrong-secret');
+    expect(declared.summary.total).to.be.below(10);
+    const global = await runPersonaBoth(personaByName('html-error-pages'), false, false);
+    expect(global.narrowed).to.equal(undefined);
+    expect(global.catching).to.not.be.empty;
+    expect(global.summary.total).to.be.above(100);
+    expect(problemsOf(global)).to.deep.equal([]);
+  });
+});
+
 describe('self-check runs side by side (pool.ts)', () => {
   it('takes its number of workers from RDX_SELFCHECK_WORKERS, else one a core up to 2', () => {
     expect(selfCheckWorkers({ RDX_SELFCHECK_WORKERS: '3' }, 2)).to.equal(3);
