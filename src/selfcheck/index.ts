@@ -200,9 +200,9 @@ export async function runPersona(persona: Persona | undefined, declare = false, 
 /**
  * The persona run at the default concurrency and, when `both`, again at --concurrency 1: then the verdicts and
  * failing clauses of every case must be the same (serialDifferences lists where they are not). A fault runs first
- * with only the cases that cite a clause it breaks: a fault is caught or not by what a case judges, and a case's
- * judgement does not need the cases beside it, so a narrowed run that catches it proves what the whole run would;
- * one that does not (a global check's clause, cited by every case and declared by few) runs again whole.
+ * with only the cases that cite a clause it breaks, as `rdx run --clause` would: a narrowed run that catches it is a
+ * run of the harness catching it, at a fraction of the cost; one that does not (a global check's clause, judged on
+ * every answer and declared by few cases; a fault that shows only beside other cases' records) runs again whole.
  */
 export async function runPersonaBoth(persona: Persona | undefined, declare = false, both = true): Promise<PersonaRun> {
   const breaks = persona?.breaks ?? [];
