@@ -49,6 +49,12 @@ interface Scenario {
   also?: (s: Summary) => void;
 }
 
+/**
+ * The clean run explores at the default budget; the other scenarios are about verdicts, not about what exploration
+ * finds, so their explore cases run (and are judged, so no verdict changes) at a small one.
+ */
+const SMALL_EXPLORE = ['--explore-budget', '100'];
+
 describe('one verdict, every output (the consistency matrix)', function () {
   this.timeout(900_000);
   const root = mkdtempSync(join(tmpdir(), 'rdx-matrix-'));
@@ -71,7 +77,7 @@ describe('one verdict, every output (the consistency matrix)', function () {
   /** Runs `rdx run` with its own report directory and a bundle; the scenario reads what it wrote. */
   async function run(name: string, verdict: RunVerdict, code: number, args: string[], env: Record<string, string> = {}, also?: Scenario['also']): Promise<Scenario> {
     const reports = join(root, name);
-    const r = await rdx(['run', '--report-dir', reports, '--bundle', ...args], env);
+    const r = await rdx(['run', '--report-dir', reports, '--bundle', ...(name === 'clean' ? [] : SMALL_EXPLORE), ...args], env);
     return add({ name, verdict, code, dir: join(reports, 'latest'), console: r.stdout, run: r, ...(also ? { also } : {}) });
   }
 
@@ -124,7 +130,7 @@ describe('one verdict, every output (the consistency matrix)', function () {
     await run('deadline', 'INCOMPLETE', 4, ['--deadline', '1s'], {}, (s) => expect(s.toComplete.map((t) => t.unlock)).to.include('--deadline'));
 
     // Shards of one run, merged whole and with one missing (rdx report prints the verdict on stderr).
-    for (const i of [1, 2, 3]) expect((await rdx(['run', '-R', 'none', '--shard', `${i}/3`, '--report-dir', join(root, `shard-${i}`), '--allow-incomplete'])).code).to.equal(0);
+    for (const i of [1, 2, 3]) expect((await rdx(['run', '-R', 'none', ...SMALL_EXPLORE, '--shard', `${i}/3`, '--report-dir', join(root, `shard-${i}`), '--allow-incomplete'])).code).to.equal(0);
     const shard = (i: number): string => join(root, `shard-${i}`, 'latest', 'report.json');
     const merged = await rdx(['report', shard(1), shard(2), shard(3), '--out', join(root, 'merged'), '--bundle']);
     add({ name: 'shards-merged', verdict: 'CONFORMANT', code: 0, dir: join(root, 'merged'), console: merged.stderr, run: merged });
