@@ -30,7 +30,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
  */
 export const ERROR_CODES = {
   RDX_ERR_USAGE: { exit: EXIT.USAGE, when: 'a command\'s flags or arguments do not fit together, or one has a value it cannot take' },
-  RDX_ERR_OPTIONS: { exit: EXIT.USAGE, when: 'an option of the programmatic API (runConformance) has a value it cannot take' },
+  RDX_ERR_OPTIONS: { exit: EXIT.USAGE, when: 'an option of the programmatic API (runConformance, verifyBundle, createBundle) has a value it cannot take' },
   RDX_ERR_CONFIG: { exit: EXIT.USAGE, when: 'the config file is missing, unreadable or invalid, or a profile value (a URL, a limit, an id source, --proxy, --ca) cannot be used' },
   RDX_ERR_NO_TARGET: { exit: EXIT.USAGE, when: 'no target: no base URL given, and no simulator to start instead' },
   RDX_ERR_NO_CREDENTIALS: { exit: EXIT.USAGE, when: 'no client id or client secret given' },

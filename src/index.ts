@@ -7,6 +7,8 @@ import { exitCodeOf } from './core/verdict.js';
 import type { FailOn, RunReport, RunVerdict } from './core/report.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import { embeddedSimulator } from './cli/compose.js';
+import { newKeyPair, signingKey, verifyingKey } from './reporters/bundle.js';
+import { checkBundleFile, writeBundle, type BundleCheck, type WrittenBundle } from './reporters/certify.js';
 
 export { allPersonas, personaByName } from '../simulator/personas/index.js';
 export { startSimulator } from './cli/compose.js';
@@ -22,6 +24,9 @@ export type { Level } from './spec/index.js';
 export type { Profile, ProfileFlags } from './config/profile.js';
 export { EXIT, ERROR_CODES, HarnessError, UsageError, UnreachableError } from './errors.js';
 export type { ErrorCode, ExitCode } from './errors.js';
+export { writeKeyPair } from './reporters/certify.js';
+export type { WrittenBundle, WrittenKeyPair } from './reporters/certify.js';
+export type { Manifest, Trust } from './reporters/bundle.js';
 
 /** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …); docs/verdicts.md. */
 export type { RunVerdict, FailOn, ToComplete } from './core/report.js';
@@ -99,4 +104,53 @@ function checkedFixtures(fixtures: unknown): Profile['fixtures'] {
     ...(atsJobOfferIds !== undefined ? { atsJobOfferIds: atsJobOfferIds as string[] } : {}),
     ...(expiredToken !== undefined ? { expiredToken: expiredToken as string } : {}),
   };
+}
+
+/** A bundle's check (`rdx verify`): `status` ok, mismatch or malformed, what it found, and the exit code `rdx verify` gives. */
+export type BundleVerification = BundleCheck;
+
+export interface VerifyBundleOptions {
+  /** The publisher's Ed25519 public key, PEM text (the .pub of `rdx keygen`): the bundle's signature must hold for it. */
+  publicKey?: string;
+  /** The SHA-256 the publisher published for the bundle's manifest.json. */
+  manifestSha256?: string;
+}
+
+/**
+ * Checks a bundle.tar.gz as `rdx verify` does, offline: every file against manifest.json, and manifest.json against
+ * the public key or the pinned hash given, and prints nothing: the result says the verdict
+ * (`status`, `trust`), the problems, and `exitCode` (EXIT.OK, EXIT.INTEGRITY_ONLY when neither anchor is given,
+ * EXIT.MUST_FAILED on a mismatch, EXIT.USAGE when malformed). Throws a UsageError when the file cannot be read
+ * (RDX_ERR_BUNDLE), a key is not an Ed25519 public key (RDX_ERR_KEY) or an option has the wrong type (RDX_ERR_OPTIONS).
+ */
+export function verifyBundle(file: string, options: VerifyBundleOptions = {}): BundleVerification {
+  const { publicKey, manifestSha256 } = options;
+  if (typeof file !== 'string' || file === '') throw new UsageError('verifyBundle: expected the bundle.tar.gz file name', 'RDX_ERR_OPTIONS');
+  if (publicKey !== undefined && typeof publicKey !== 'string') throw new UsageError('options.publicKey: expected PEM text (read the .pub file)', 'RDX_ERR_OPTIONS');
+  if (manifestSha256 !== undefined && typeof manifestSha256 !== 'string') throw new UsageError('options.manifestSha256: expected the hex SHA-256 of manifest.json', 'RDX_ERR_OPTIONS');
+  return checkBundleFile(file, {
+    ...(publicKey !== undefined ? { publicKey: verifyingKey(publicKey, 'options.publicKey') } : {}),
+    ...(manifestSha256 !== undefined ? { manifestSha256 } : {}),
+  });
+}
+
+export interface CreateBundleOptions {
+  /** An Ed25519 private key, PEM text (from `rdx keygen` or generateKeyPair): signs manifest.json (manifest.sig). */
+  signKey?: string;
+}
+
+/**
+ * Writes DIR/bundle.tar.gz of a report, as `rdx report --bundle` does: report.json, junit.xml, report.html,
+ * profile.json and manifest.json, signed when `signKey` is given (the signature is made with the bundle: a bundle
+ * is never signed afterwards). Returns where it is and the manifest's SHA-256, the value to publish to pin it.
+ */
+export function createBundle(report: RunReport, dir: string, options: CreateBundleOptions = {}): WrittenBundle {
+  const { signKey } = options;
+  if (signKey !== undefined && typeof signKey !== 'string') throw new UsageError('options.signKey: expected PEM text of an Ed25519 private key', 'RDX_ERR_OPTIONS');
+  return writeBundle(report, dir, signKey === undefined ? undefined : signingKey(signKey, 'options.signKey'));
+}
+
+/** A new Ed25519 key pair in memory, PEM text, and the public key's fingerprint; writeKeyPair writes one to files. */
+export function generateKeyPair(): { privateKey: string; publicKey: string; fingerprint: string } {
+  return newKeyPair();
 }

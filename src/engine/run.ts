@@ -3,10 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { expiresInUnit, type Profile } from '../config/profile.js';
-import { UnreachableError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { TokenError, TokenProvider, tokenFailureKind } from '../http/auth.js';
-import type { Secrets } from '../http/redact.js';
+import { TokenProvider } from '../http/auth.js';
 import { planCases, type CaseFilters } from './plan.js';
 import { Runner } from './runner.js';
 import { sweepResidue, type SweepOutcome } from './sweep.js';
@@ -22,7 +21,7 @@ import type { BaselineOutcome, RunReport, StopReason } from '../core/report.js';
 import { applyBaseline, readBaseline, type BaselineEntry } from './baseline.js';
 import { runWithMocha } from './mocha-adapter.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './pool.js';
-import { expiredToken, httpClientFor, reachTarget, runSecrets } from './target.js';
+import { expiredToken, firstToken, httpClientFor, reachTarget, runSecrets } from './target.js';
 import { assembleReport } from './run-report.js';
 import { caseSeed } from './case-seed.js';
 
@@ -219,28 +218,6 @@ function planRun(options: RunOptions): { all: CaseDef[]; cases: CaseDef[]; basel
   const plan = planCases(all, options.filters ?? {});
   if (plan.cases.length === 0) throw new UsageError('no case matches the filters', 'RDX_ERR_NO_CASES');
   return { all, cases: plan.cases, baseline };
-}
-
-/**
- * The run's first token. Where nothing answered, or the credentials were refused, or nothing answers at that URL as a
- * token endpoint, there is nothing to judge: exit 3, saying which. A token endpoint that answered without a usable
- * token is the implementation's failure: the run goes on, its token cases judge the answer, the cases that need a
- * token are not judged, and the report is written. Stopped first: every case is reported as not run.
- */
-async function firstToken(tokens: TokenProvider, halt: AbortSignal, secrets: Secrets): Promise<void> {
-  try {
-    await tokens.token();
-  } catch (error) {
-    if (halt.aborted) return;
-    const failure = error instanceof TokenError ? error : new TokenError(String(error));
-    const message = secrets.scrub(failure.message);
-    switch (tokenFailureKind(failure.exchange)) {
-      case 'no-answer': throw new UnreachableError(`cannot reach the target: ${message}`, 'RDX_ERR_UNREACHABLE');
-      case 'refused': throw new UnreachableError(`the target refused the credentials: ${message}`, 'RDX_ERR_CREDENTIALS_REFUSED');
-      case 'not-here': throw new UnreachableError(`no token endpoint answers there: ${message}`, 'RDX_ERR_NO_TOKEN_ENDPOINT');
-      case 'answered': tokens.giveUp(new TokenError(`the token endpoint answered without a usable token (judged: see the auth/token cases): ${message}`, failure.exchange));
-    }
-  }
 }
 
 /** Fakers kept for reuse (one per case under way is enough). */

@@ -2,9 +2,9 @@
 // bound to the target's origins, and a token that has expired for the expiry case.
 import { randomBytes } from 'node:crypto';
 import type { Profile } from '../config/profile.js';
-import { UsageError } from '../errors.js';
+import { UnreachableError, UsageError } from '../errors.js';
 import { HttpClient } from '../http/client.js';
-import type { TokenProvider } from '../http/auth.js';
+import { TokenError, tokenFailureKind, type TokenProvider } from '../http/auth.js';
 import { Secrets, stripUserinfo } from '../http/redact.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
 import { endpointOf } from './latency.js';
@@ -129,4 +129,26 @@ export async function expiredToken(profile: Profile, tokens: TokenProvider, secr
   if (!profile.fixtures.expiredToken) return tokens.expiredToken();
   secrets.add(profile.fixtures.expiredToken);
   return profile.fixtures.expiredToken;
+}
+
+/**
+ * The run's first token. Where nothing answered, or the credentials were refused, or nothing answers at that URL as a
+ * token endpoint, there is nothing to judge: exit 3, saying which. A token endpoint that answered without a usable
+ * token is the implementation's failure: the run goes on, its token cases judge the answer, the cases that need a
+ * token are not judged, and the report is written. Stopped first: every case is reported as not run.
+ */
+export async function firstToken(tokens: TokenProvider, halt: AbortSignal, secrets: Secrets): Promise<void> {
+  try {
+    await tokens.token();
+  } catch (error) {
+    if (halt.aborted) return;
+    const failure = error instanceof TokenError ? error : new TokenError(String(error));
+    const message = secrets.scrub(failure.message);
+    switch (tokenFailureKind(failure.exchange)) {
+      case 'no-answer': throw new UnreachableError(`cannot reach the target: ${message}`, 'RDX_ERR_UNREACHABLE');
+      case 'refused': throw new UnreachableError(`the target refused the credentials: ${message}`, 'RDX_ERR_CREDENTIALS_REFUSED');
+      case 'not-here': throw new UnreachableError(`no token endpoint answers there: ${message}`, 'RDX_ERR_NO_TOKEN_ENDPOINT');
+      case 'answered': tokens.giveUp(new TokenError(`the token endpoint answered without a usable token (judged: see the auth/token cases): ${message}`, failure.exchange));
+    }
+  }
 }

@@ -288,14 +288,15 @@ describe('the packed package, installed with --omit=dev', function () {
     const r = await exec(process.execPath, [join(project, 'consumer.js')], { cwd: project });
     expect(r.code, r.stderr).to.equal(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out).to.deep.include({ verdict: 'INCOMPLETE', exitCode: 0, embedded: false, check: 'consumer.always-passes', status: 200 });
+    expect(out).to.deep.include({ verdict: 'INCOMPLETE', exitCode: 0, embedded: false, check: 'consumer.always-passes', status: 200, bundleExit: 0, trust: 'signed' });
     expect(out['total']).to.be.above(3);
   });
 });
 
 /** A consumer's file: the API with its types, and one line that must not type-check (the types are not `any`). */
 const CONSUMER = `import { runConformance, startSimulator, defineCheck, pass, EXIT, type Check, type CaseResult, type Exchange,
-  type RunReport, type RunVerdict, type Summary, type Verdict } from 'rdx-conformance';
+  type RunReport, type RunVerdict, type Summary, type Verdict, createBundle, generateKeyPair, verifyBundle,
+  type BundleVerification, type WrittenBundle } from 'rdx-conformance';
 
 const check: Check = defineCheck({
   id: 'consumer.always-passes', description: 'A check defined by a consumer', clauses: ['__CLAUSE__'],
@@ -318,9 +319,14 @@ try {
   // @ts-expect-error a run's verdict is not a case's verdict
   const wrong: Verdict = verdict;
   void wrong;
+  // A signed bundle of the run, checked with the public key as rdx verify checks it.
+  const keys = generateKeyPair();
+  const bundle: WrittenBundle = createBundle(report, 'bundle-out', { signKey: keys.privateKey });
+  const checked: BundleVerification = verifyBundle(bundle.file, { publicKey: keys.publicKey });
   console.log(JSON.stringify({
     verdict, exitCode: result.exitCode, ok: EXIT.OK, total: summary.total, cases: verdicts.length,
     status: exchange?.response?.status, embedded: report.run.target.embedded, check: check.id,
+    bundleExit: checked.exitCode, trust: checked.status === 'ok' ? checked.trust : checked.status,
   }));
 } finally {
   await sim.close();

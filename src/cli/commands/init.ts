@@ -2,14 +2,26 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { interpretations, type Interpretation } from '../../spec/index.js';
-import { UsageError } from '../../errors.js';
+import { UnreachableError, UsageError } from '../../errors.js';
 import { ID_SOURCE_RESOURCES, keyFields, type IdSourceResource } from '../../engine/id-sources.js';
+import { findFixtureCandidates, type FixtureSearch } from '../../engine/fixture-candidates.js';
+import { stripUserinfo } from '../../http/redact.js';
+import { atsJobOfferIdsEntry, initProfile, searchLines } from './init-fixtures.js';
 
 export function builder(y: Argv): Argv {
   return y
-    .usage('rdx init [--file rdx.config.yaml]\n\nWrites a commented target profile to fill in.')
+    .usage('rdx init [--file rdx.config.yaml] [--base-url URL]\n\nWrites a commented target profile to fill in. With --base-url it also reads the target: a token (credentials as rdx run takes them), the first page of GET /ats/job-offers, and GET /ats/job-offers/{id} for at most 3 references; it lists up to 10 job offers and writes the first one read back by its reference as fixtures.atsJobOfferIds. The file is written even when the target cannot be reached or refuses the credentials (without a fixture; exit 3).')
     .option('file', { type: 'string', default: 'rdx.config.yaml', describe: 'Where to write it' })
-    .option('force', { type: 'boolean', describe: 'Overwrite an existing file' });
+    .option('force', { type: 'boolean', describe: 'Overwrite an existing file' })
+    .option('base-url', { type: 'string', describe: 'Base URL of the implementation: written as baseUrl, and read for job offers to name as fixtures' })
+    .option('token-url', { type: 'string', describe: 'With --base-url: the token endpoint (default <base-url>/oauth2/token), written as tokenUrl' })
+    .option('client-id', { type: 'string', describe: 'With --base-url: client id; env RDX_CLIENT_ID' })
+    .option('client-secret', { type: 'string', describe: 'With --base-url: client secret; prefer env RDX_CLIENT_SECRET (flags show in process lists). Never written to the file' })
+    .option('timeout', { type: 'number', describe: 'With --base-url: per-request time limit in milliseconds (default 10000); the whole search stops after 60 s' })
+    .option('insecure', { type: 'boolean', describe: 'With --base-url: do not verify TLS certificates' })
+    .option('ca', { type: 'string', describe: 'With --base-url: PEM file of extra certificate authorities' })
+    .option('proxy', { type: 'string', describe: 'With --base-url: HTTP(S) proxy URL' })
+    .example('RDX_CLIENT_ID=acme RDX_CLIENT_SECRET=… rdx init --base-url https://staging.example/api', 'Write rdx.config.yaml for that target, with a job offer it holds as the fixture');
 }
 
 /** "repeat | brackets" for a list of values, else the register's own words ("a positive integer"). */
@@ -81,15 +93,26 @@ ${keys.join('\n')}
 #     file: /var/log/acme/rdx-ids/jobboard-activities.jsonl`;
 }
 
-export function profileTemplate(): string {
+/** What init read of the target (rdx init --base-url): written into the profile in place of the placeholders. */
+export interface TemplateTarget {
+  baseUrl: string;
+  tokenUrl?: string;
+  /** The job offers it holds; undefined when they could not be read. */
+  search?: FixtureSearch;
+}
+
+export function profileTemplate(target?: TemplateTarget): string {
   const declared = declaredSection();
+  // A password in a URL given on the command line is a secret: the file gets the URL without it.
+  const baseUrl = target ? JSON.stringify(stripUserinfo(target.baseUrl)) : 'https://staging.example.com/api';
+  const tokenUrl = target?.tokenUrl !== undefined ? `tokenUrl: ${JSON.stringify(stripUserinfo(target.tokenUrl))}` : '# tokenUrl: https://staging.example.com/api/oauth2/token   # default: <baseUrl>/oauth2/token';
   return `# rdx target profile. Schema: src/config/rdx.config.schema.json. Precedence: flags > environment > this file.
 # Strings may read the environment as \${env:NAME}; give secrets only that way.
 
 # Base URL of the implementation under test (may carry a path prefix).
-baseUrl: https://staging.example.com/api
+baseUrl: ${baseUrl}
 
-# tokenUrl: https://staging.example.com/api/oauth2/token   # default: <baseUrl>/oauth2/token
+${tokenUrl}
 
 credentials:
   clientId: \${env:RDX_CLIENT_ID}
@@ -103,10 +126,7 @@ declared:
 ${declared}
 
 fixtures:
-  # {id} values of existing ATS job offers, if {id} is not the job offer's reference. No answer of the API shows
-  # one (RECORD.ATS_NO_ID): take it from your own store, e.g. the id of any row of your job offers table, or a
-  # line of the id log (or the answer of the command) your idSources below names for a job offer you created.
-  # atsJobOfferIds: ["123"]
+${atsJobOfferIdsEntry(target?.search)}
   # An access token that has expired, to check that expired tokens are refused.
   # expiredToken: \${env:RDX_EXPIRED_TOKEN}
 
@@ -133,7 +153,36 @@ allowIrreversible: false
 export async function handler(argv: Record<string, unknown>): Promise<number> {
   const file = String(argv['file']);
   if (existsSync(file) && !argv['force']) throw new UsageError(`${file} exists; use --force to overwrite it`, 'RDX_ERR_WRITE');
-  writeFileSync(file, profileTemplate());
-  process.stdout.write(`wrote ${file}: fill in baseUrl, export RDX_CLIENT_ID and RDX_CLIENT_SECRET, then run: rdx run --config ${file}\n`);
+  if (argv['baseUrl'] === undefined) {
+    const given = ['tokenUrl', 'clientId', 'clientSecret', 'timeout', 'insecure', 'ca', 'proxy'].find((k) => argv[k] !== undefined);
+    if (given) throw new UsageError(`rdx init: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --base-url (it reads the target)`);
+    write(file, profileTemplate());
+    process.stdout.write(`wrote ${file}: fill in baseUrl, export RDX_CLIENT_ID and RDX_CLIENT_SECRET, then run: rdx run --config ${file}\n`);
+    return 0;
+  }
+  const profile = initProfile(argv);
+  let search: FixtureSearch | undefined;
+  let unreachable: UnreachableError | undefined;
+  try {
+    search = await findFixtureCandidates(profile);
+  } catch (error) {
+    // Nothing to list, but the profile is still worth writing: the base URL is known. The exit code says it (3).
+    if (!(error instanceof UnreachableError)) throw error;
+    unreachable = error;
+  }
+  write(file, profileTemplate({ baseUrl: profile.baseUrl as string, ...(profile.tokenUrl ? { tokenUrl: profile.tokenUrl } : {}), ...(search ? { search } : {}) }));
+  if (unreachable) throw new UnreachableError(`${unreachable.message}; wrote ${file} without a fixture (rdx init --base-url … --force lists job offers again)`, unreachable.code as UnreachableCode);
+  for (const line of searchLines(search as FixtureSearch, file)) process.stdout.write(`${line}\n`);
+  process.stdout.write(`wrote ${file}: export RDX_CLIENT_ID and RDX_CLIENT_SECRET where the run runs, then: rdx run --config ${file}\n`);
   return 0;
+}
+
+type UnreachableCode = ConstructorParameters<typeof UnreachableError>[1];
+
+function write(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    throw new UsageError(`${file}: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'RDX_ERR_WRITE');
+  }
 }

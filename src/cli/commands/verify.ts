@@ -3,14 +3,11 @@
 // 0 verified against a pinned hash or a signature; 5 integrity only (the bundle agrees with itself, nothing says it
 // is the one published); 1 a file, the pinned hash or the signature does not match; 2 malformed, or bad usage.
 import type { Argv } from 'yargs';
-import { EXIT } from '../../errors.js';
-import { INTEGRITY_ONLY, readBundleFile, verifyBundle, type Verification } from '../../reporters/bundle.js';
+import { INTEGRITY_ONLY } from '../../reporters/bundle.js';
+import { checkBundleFile, type BundleCheck } from '../../reporters/certify.js';
 import { escapeTerminal } from '../../core/terminal.js';
 import { VERDICT_WORDS } from '../../core/verdict.js';
 import { publicKeyFrom } from './signing.js';
-
-/** Exit code when a file does not match its manifest entry (the bundle is well formed but not to be trusted). */
-const MISMATCH = 1;
 
 export function builder(y: Argv): Argv {
   return y
@@ -22,12 +19,11 @@ export function builder(y: Argv): Argv {
     .example('rdx verify bundle.tar.gz --manifest-sha256 3f9a…', 'Check a bundle against its published manifest hash');
 }
 
-/** Reads and checks a bundle against the anchors of argv (--public-key, --manifest-sha256). */
-export function checkBundle(file: string, argv: Record<string, unknown>): Verification {
-  const archive = readBundleFile(file);
+/** Reads and checks a bundle against the anchors of argv (--public-key, --manifest-sha256), with its exit code. */
+export function checkBundle(file: string, argv: Record<string, unknown>): BundleCheck {
   const publicKey = publicKeyFrom(argv);
   const pinned = typeof argv['manifestSha256'] === 'string' ? argv['manifestSha256'] : undefined;
-  return verifyBundle(archive, { ...(publicKey ? { publicKey } : {}), ...(pinned !== undefined ? { manifestSha256: pinned } : {}) });
+  return checkBundleFile(file, { ...(publicKey ? { publicKey } : {}), ...(pinned !== undefined ? { manifestSha256: pinned } : {}) });
 }
 
 // Everything printed comes from the bundle (names, manifest fields, problems naming them): a line reaches the
@@ -40,7 +36,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const result = checkBundle(file, argv);
   if (result.status === 'malformed') {
     err(`rdx verify: ${file}: malformed bundle: ${escapeTerminal(result.problem)}`);
-    return EXIT.USAGE;
+    return result.exitCode;
   }
   const m = result.manifest;
   const verdict = `, verdict ${VERDICT_WORDS[m.run.verdict]}${m.run.unjudgedMust ? ` (${m.run.unjudgedMust} MUST case(s) not judged)` : ''}`;
@@ -48,7 +44,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   if (result.status === 'mismatch') {
     for (const p of result.problems) err(`MISMATCH ${escapeTerminal(p)}`);
     err(`rdx verify: ${file}: ${result.problems.length} problem(s); do not trust this bundle (${about})`);
-    return MISMATCH;
+    return result.exitCode;
   }
   for (const f of m.files) out(`ok ${f.sha256}  ${escapeTerminal(f.name)}`);
   const by = result.trust === 'signed' ? `; signature by ${escapeTerminal(m.signer?.fingerprint ?? '')} holds`
@@ -56,8 +52,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
   const line = `${m.files.length} file(s) match manifest.json (sha256 ${result.manifestSha256})${by}; ${about}`;
   if (result.trust === 'integrity') {
     out(`${INTEGRITY_ONLY}\n${line}${m.signer ? `\nThe bundle says it is signed by ${escapeTerminal(m.signer.fingerprint)}: check it with --public-key and that key's published file.` : ''}`);
-    return EXIT.INTEGRITY_ONLY;
+    return result.exitCode;
   }
   out(`verified: ${line}`);
-  return EXIT.OK;
+  return result.exitCode;
 }
