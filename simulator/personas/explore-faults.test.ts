@@ -163,4 +163,23 @@ describe('explore faults: bugs the hand-written cases miss, shown request by req
       expect(await token(clientId, clientSecret)).to.equal(200);
     });
   });
+  it('jobboard-delete-removes-batch: deleting one jobboard job offer of a batch removes the others of that batch', async () => {
+    await bothWays('jobboard-delete-removes-batch', async (t, faulty) => {
+      const offer = (): Item => {
+        serial += 1;
+        return { reference: `EXP-JB-${serial}`, title: 'Data Engineer' };
+      };
+      const created = await t.client.post('/jobboard/job-offers', [offer(), offer(), offer()]);
+      expect(created.status, created.text).to.equal(201);
+      const [first, second, third] = items(created).map((r) => r['id'] as number);
+      const alone = items(await t.client.post('/jobboard/job-offers', [offer()]))[0]?.['id'] as number;
+      expect((await t.client.delete(`/jobboard/job-offers/${String(first)}`)).status).to.equal(200);
+      // Read back by a PATCH with nothing, as the spec has no GET of a jobboard job offer.
+      const still = async (id: number | undefined): Promise<number> => (await t.client.patch(`/jobboard/job-offers/${String(id)}`, {})).status;
+      expect([await still(second), await still(third)], `faulty: ${faulty}`).to.deep.equal(faulty ? [404, 404] : [200, 200]);
+      // An offer created alone is untouched either way, and a deleted one is gone either way.
+      expect(await still(alone)).to.equal(200);
+      expect(await still(first)).to.equal(404);
+    });
+  });
 });

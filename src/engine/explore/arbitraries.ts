@@ -1,7 +1,7 @@
 // The generated sequences: fast-check arbitraries of the commands of each model, over the values of values.ts.
 import fc from 'fast-check';
 import type { ProfileDeclared } from '../../config/profile.js';
-import { Command, Create, CreateSideBySide, Patch, PatchSideBySide, Put } from './commands.js';
+import { Command, Create, CreateSideBySide, Delete, Patch, PatchSideBySide, Put } from './commands.js';
 import { nearMissCommands } from './credentials.js';
 import { FAMILIES, vocabularyOf, writableFields, type ExploreModel, type Family } from './families.js';
 import { AddAttributes, ChangeAttribute, ListByReference } from './job-offers.js';
@@ -11,7 +11,7 @@ import { refusable, valueOf, type Drawn } from './values.js';
 
 /** An item drawn field by field: a create or PUT carries every required field; a PATCH any subset, none included. */
 function draft(family: Family, mode: 'create' | 'put' | 'patch', declared: ProfileDeclared): fc.Arbitrary<Draft> {
-  const fields = writableFields(family).filter((f) => f.name !== family.unique);
+  const fields = writableFields(family, declared).filter((f) => f.name !== family.unique);
   const model: Record<string, fc.Arbitrary<Drawn>> = {};
   for (const f of fields) {
     model[f.name] = family.shared.includes(f.name) ? fc.nat({ max: 2 }).map((slot) => ({ slot }))
@@ -31,7 +31,8 @@ function recordCommands(family: Family, declared: ProfileDeclared): fc.Arbitrary
   const put = fc.tuple(fc.nat({ max: 7 }), draft(family, 'put', declared), fc.boolean()).map(([i, d, twice]) => new Put(family, i, d, twice));
   // Listed twice: drawn twice as often (a sequence needs records before it can write them).
   const commands: fc.Arbitrary<Command>[] = [
-    create, create, put, put, patch, patch,
+    create, create, ...(family.replace ? [put, put] : []), patch, patch,
+    ...(family.remove ? [fc.nat({ max: 7 }).map((i) => new Delete(family, i))] : []),
     fc.tuple(plainCreate, plainCreate).map(([a, b]) => new CreateSideBySide(family, a, b)),
     fc.tuple(patch, patch).map(([a, b]) => new PatchSideBySide(family, a, b)),
   ];

@@ -43,14 +43,14 @@ export abstract class Command implements fc.AsyncCommand<Session, Session> {
 }
 
 /** Whether an item carries a value an implementation may refuse (a limit it does not show). */
-function anyRefusable(family: Family, item: Record<string, unknown>): boolean {
-  const required = new Set(writableFields(family).filter((f) => f.required).map((f) => f.name));
+function anyRefusable(s: Readonly<Session>, family: Family, item: Record<string, unknown>): boolean {
+  const required = new Set(writableFields(family, s.declared).filter((f) => f.required).map((f) => f.name));
   return Object.entries(item).some(([field, value]) => refusable(value, required.has(field)));
 }
 
 /** The clause a refused write of admitted values breaks: optional fields accepted, else the write itself. */
-function acceptedClause(family: Family, item: Record<string, unknown>, otherwise: string): string {
-  const optional = writableFields(family).filter((f) => !f.required).map((f) => f.name);
+function acceptedClause(s: Readonly<Session>, family: Family, item: Record<string, unknown>, otherwise: string): string {
+  const optional = writableFields(family, s.declared).filter((f) => !f.required).map((f) => f.name);
   return Object.keys(item).some((f) => optional.includes(f)) ? 'REQUEST.OPTIONAL_FIELDS_ACCEPTED' : otherwise;
 }
 
@@ -79,12 +79,13 @@ export class Create extends Command {
     let invalid: PreparedCreate['invalid'];
     if (this.spoil) {
       // A union field's members are not listed: a value of another type may be one of them, so none is spoiled.
-      const fields = writableFields(f).filter((x) => x.name !== f.unique && !x.union);
+      const fields = writableFields(f, s.declared).filter((x) => x.name !== f.unique && !x.union);
       const field = fields[this.spoil.field % fields.length] as (typeof fields)[number];
       const item = tameItem(s, f);
       if (f.unique) item[f.unique] = s.unique(f.unique);
       distinctKey(f, item, taken);
-      const omit = field.required && this.spoil.omit;
+      // Only a field the spec itself requires is left out: one required by a reading of an open point is not.
+      const omit = this.spoil.omit && resourceInfo(f.resource).required.includes(field.name);
       const key = JSON.parse(keyOf(f, item)) as unknown[];
       if (omit) delete item[field.name];
       else item[field.name] = wrongTypeOf(field);
@@ -92,14 +93,14 @@ export class Create extends Command {
     }
     const handles = items.map(() => (f.addressedBy === 'id' ? s.handle() : ''));
     const body = [...items, ...(invalid ? [invalid.item] : [])];
-    const valid = items.filter((item) => !anyRefusable(f, item));
+    const valid = items.filter((item) => !anyRefusable(s, f, item));
     // Sent as one literal, so the items stay the objects they are here: the invalid one is known as such to the
     // checks and to the residue ledger (an item refused is no residue).
     if (invalid) s.run.gen.invalidItems.add(invalid.item);
     const step: StepDef = {
       name: this.describe(), operation: f.create, body: { $literal: body },
       ...(f.addressedBy === 'id' ? { capture: Object.fromEntries(handles.map((h, i) => [h, `$created.${i}.id`])) } : {}),
-      ...(valid.length === items.length && !invalid ? { expect: { checks: [{ id: 'write-accepted', with: { clause: acceptedClause(f, items[0] ?? {}, 'BATCH.PARTIAL_SUCCESS') } }] } } : {}),
+      ...(valid.length === items.length && !invalid ? { expect: { checks: [{ id: 'write-accepted', with: { clause: acceptedClause(s, f, items[0] ?? {}, 'BATCH.PARTIAL_SUCCESS') } }] } } : {}),
     };
     return { step, items, handles, ...(invalid ? { invalid } : {}) };
   }
@@ -115,7 +116,7 @@ export interface PreparedCreate {
 /** A valid item of plain values no limit could refuse: the control beside an invalid one. */
 function tameItem(s: Session, f: Family): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const field of writableFields(f).filter((x) => x.required && x.name !== f.unique)) {
+  for (const field of writableFields(f, s.declared).filter((x) => x.required && x.name !== f.unique)) {
     if (f.shared.includes(field.name)) item[field.name] = s.shared(field.name, 0);
     else if (field.types.includes('number')) item[field.name] = 1;
     else if (field.format === 'date') item[field.name] = '2026-01-05';
@@ -140,7 +141,7 @@ async function settleCreate(s: Session, f: Family, made: PreparedCreate, answer:
       continue;
     }
     // An item no limit could refuse, in a batch that reported no error, must be there.
-    const must = !reported && !anyRefusable(f, item) ? [{ match: { reference: item['reference'] }, fields: {}, clause: 'WRITE.READ_BACK', why: `step ${s.at} created it and reported no error` }] : [];
+    const must = !reported && !anyRefusable(s, f, item) ? [{ match: { reference: item['reference'] }, fields: {}, clause: 'WRITE.READ_BACK', why: `step ${s.at} created it and reported no error` }] : [];
     created.push(stored(await s.send(probe(f, item['reference'], `is ${String(item['reference'])} stored`, { expect: literal(must) })), item['reference']));
   }
   if (s.stop) return;
@@ -200,7 +201,7 @@ async function judgeInvalid(s: Session, f: Family, made: PreparedCreate, answer:
   else s.judge('records-are', answer, { resource: f.resource, absent: [gone] }, f.create);
   // The tame item beside it can be refused by no limit: a batch that stored neither failed partially all the same.
   // Where a valid item carries a value a limit may refuse, the whole batch may be refused for it (FIELD_LIMITS).
-  if (!kept && !made.items.some((item) => anyRefusable(f, item))) {
+  if (!kept && !made.items.some((item) => anyRefusable(s, f, item))) {
     s.judge('partial-success', answer, {}, f.create, [...made.items, invalid.item], invalid.item);
   }
 }
@@ -214,7 +215,7 @@ export class Put extends Command {
     return `PUT record ${this.pick}${this.twice ? ' twice' : ''}`;
   }
   protected override possible(s: Readonly<Session>): boolean {
-    return s.records.length > 0;
+    return s.records.length > 0 && this.family.replace !== undefined;
   }
   protected async act(s: Session): Promise<void> {
     const r = s.records[this.pick % s.records.length] as ModelRecord;
@@ -222,8 +223,8 @@ export class Put extends Command {
     if (this.family.unique) item[this.family.unique] = r.handle;
     // Attributes ride along as they are, so that either reading of a PUT without them leaves them alone.
     if (r.attributes) item['attributes'] = [...r.attributes].map(([name, value]) => ({ name, value }));
-    await write(s, r, { name: this.describe(), operation: this.family.replace, params: params(this.family, r), body: literal(item) }, this.twice,
-      anyRefusable(this.family, item), acceptedClause(this.family, item, 'WRITE.READ_BACK'),
+    await write(s, r, { name: this.describe(), operation: this.family.replace ?? '', params: params(this.family, r), body: literal(item) }, this.twice,
+      anyRefusable(s, this.family, item), acceptedClause(s, this.family, item, 'WRITE.READ_BACK'),
       () => whole(this.family, item), 'WRITE.READ_BACK', 'PUT');
   }
 }
@@ -245,9 +246,9 @@ export class Patch extends Command {
   apply(s: Session, beside = ''): Promise<void> {
     const r = s.records[this.pick % s.records.length] as ModelRecord;
     const item = concrete(s, this.draft);
-    const clause = Object.keys(item).length === 0 ? 'WRITE.PATCH_EMPTY' : acceptedClause(this.family, item, 'WRITE.PATCH_PARTIAL');
+    const clause = Object.keys(item).length === 0 ? 'WRITE.PATCH_EMPTY' : acceptedClause(s, this.family, item, 'WRITE.PATCH_PARTIAL');
     return write(s, r, { name: `${this.describe()}${beside}`, operation: this.family.patch, params: params(this.family, r), body: literal(item) }, this.twice,
-      anyRefusable(this.family, item), clause, () => ({ ...r.fields, ...item }), 'WRITE.PATCH_PARTIAL', 'PATCH');
+      anyRefusable(s, this.family, item), clause, () => ({ ...r.fields, ...item }), 'WRITE.PATCH_PARTIAL', 'PATCH');
   }
 }
 
@@ -266,6 +267,34 @@ async function write(s: Session, r: ModelRecord, step: StepDef, twice: boolean, 
   } else {
     r.clause = 'REQUEST.REFUSED_CHANGES_NOTHING';
     r.why = `step ${s.at} (${what}) was refused, so ${r.why.replace(/^step/, 'what step')} left`;
+  }
+}
+
+/** DELETE of a record (jobboard job offers): accepted, it is gone, and no other record with it. */
+export class Delete extends Command {
+  constructor(family: Family, readonly pick: number) {
+    super(family);
+  }
+  describe(): string {
+    return `DELETE record ${this.pick}`;
+  }
+  protected override possible(s: Readonly<Session>): boolean {
+    return s.records.length > 0 && this.family.remove !== undefined;
+  }
+  protected async act(s: Session): Promise<void> {
+    const at = this.pick % s.records.length;
+    const r = s.records[at] as ModelRecord;
+    const ex = await s.send({ name: this.describe(), operation: this.family.remove ?? '', params: params(this.family, r),
+      expect: { checks: [{ id: 'write-accepted', with: { clause: 'DELETE.REMOVES' } }] } });
+    if (!ex || s.stop) return;
+    r.writtenAt = s.at;
+    if (outcomeOf(ex) === 'success') {
+      s.records.splice(at, 1);
+      s.removed.push({ handle: r.handle, why: `step ${s.at} deleted it` });
+    } else {
+      r.clause = 'REQUEST.REFUSED_CHANGES_NOTHING';
+      r.why = `step ${s.at} (DELETE) was refused, so ${r.why.replace(/^step/, 'what step')} left`;
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { ACTIVITY_STATUSES } from '../../data/vocabulary.js';
 import { operation, resourceInfo, type FieldInfo } from '../../spec/index.js';
 import type { ProfileDeclared } from '../../config/profile.js';
 
-export const FAMILY_NAMES = ['application-steps', 'ats-job-offers', 'jobboard-activities'] as const;
+export const FAMILY_NAMES = ['application-steps', 'ats-job-offers', 'jobboard-activities', 'jobboard-job-offers'] as const;
 export type FamilyName = (typeof FAMILY_NAMES)[number];
 /** What an explore case names: a family of records, or the token endpoint's credentials. */
 export const EXPLORE_MODELS = [...FAMILY_NAMES, 'credentials'] as const;
@@ -15,18 +15,34 @@ export interface Family {
   /** The resource of spec/schemas. */
   resource: string;
   create: string;
-  replace: string;
+  /** PUT of a whole record, where the spec has one (not for jobboard job offers). */
+  replace?: string;
   patch: string;
+  /** DELETE of a record, where the spec has one (jobboard job offers). */
+  remove?: string;
   /** One record read by {id} (application steps, ATS job offers). */
   get?: string;
   /** The list read filtered by a shared reference, where there is no read by {id} (jobboard activities). */
   list?: { operation: string; filter: string };
   /**
+   * Read back by a PATCH with nothing, where the spec has neither a read by {id} nor a list (jobboard job offers):
+   * PATCH accepts an empty object (WRITE.PATCH_EMPTY) and answers the record in data, as the hand-written cases read it.
+   */
+  readByEmptyPatch?: true;
+  /**
+   * Fields every create carries although the spec's table says "no", because which fields are required is open: the
+   * harness's reading (JOBBOARD_JOB_OFFER_REQUIRED sends reference and title), and the declared ones under this key.
+   */
+  alsoRequired?: { fields: string[]; declaredKey: string };
+  /**
    * How {id} names a record: the numeric id the service assigns, learned when the record is created, or the
    * reference itself (ATS job offers, interpretation ATS_JOB_OFFER_ID; an id source maps it where declared).
    */
   addressedBy: 'id' | 'reference';
-  /** The field unique to each record that no write changes (the {id} of an ATS job offer). */
+  /**
+   * The field unique to each record that no write changes: the {id} of an ATS job offer; the reference of a jobboard
+   * job offer, its identity, which tells the records of a create answer apart.
+   */
   unique?: string;
   /** Fields whose values come from a few shared per sequence, so that a write that leaks into another record shows. */
   shared: string[];
@@ -49,12 +65,23 @@ export const FAMILIES: Readonly<Record<FamilyName, Family>> = {
     patch: 'patchJobboardActivity', list: { operation: 'listJobboardActivities', filter: 'job_offer_reference' }, addressedBy: 'id',
     shared: ['job_offer_reference'], apart: [],
   },
+  'jobboard-job-offers': {
+    name: 'jobboard-job-offers', resource: 'jobboard-job-offer', create: 'batchCreateJobboardJobOffers', patch: 'patchJobboardJobOffer',
+    remove: 'deleteJobboardJobOffer', readByEmptyPatch: true, addressedBy: 'id', unique: 'reference', shared: ['reference_2', 'subsidiary'], apart: [],
+    alsoRequired: { fields: ['title'], declaredKey: 'jobboardJobOfferRequired' },
+  },
 };
 
-/** The fields a family's writes carry, with whether a create or a PUT must carry them. */
-export function writableFields(family: Family): (FieldInfo & { required: boolean })[] {
+/**
+ * The fields a family's writes carry, with whether a create or a PUT must carry them: the schema's required ones, and
+ * where the spec leaves that open, those the harness always sends and those the profile declares.
+ */
+export function writableFields(family: Family, declared: ProfileDeclared = {}): (FieldInfo & { required: boolean })[] {
   const info = resourceInfo(family.resource);
-  return info.fields.filter((f) => !family.apart.includes(f.name)).map((f) => ({ ...f, required: info.required.includes(f.name) }));
+  const also = family.alsoRequired;
+  const listed = also ? declared[also.declaredKey] : undefined;
+  const required = new Set([...info.required, ...(also?.fields ?? []), ...(Array.isArray(listed) ? listed.map(String) : [])]);
+  return info.fields.filter((f) => !family.apart.includes(f.name)).map((f) => ({ ...f, required: required.has(f.name) }));
 }
 
 /**
@@ -71,6 +98,6 @@ export function vocabularyOf(family: Family, field: string, declared: ProfileDec
 export function exploreEndpoints(model: ExploreModel): number[] {
   if (model === 'credentials') return [1, 3];
   const f = FAMILIES[model];
-  const ids = [f.create, f.replace, f.patch, f.get, f.list?.operation, ...(model === 'ats-job-offers' ? ['listJobOffers', 'batchCreateJobOfferAttributes', 'patchJobOfferAttribute', 'deleteJobOfferAttribute'] : [])];
+  const ids = [f.create, f.replace, f.patch, f.remove, f.get, f.list?.operation, ...(model === 'ats-job-offers' ? ['listJobOffers', 'batchCreateJobOfferAttributes', 'patchJobOfferAttribute', 'deleteJobOfferAttribute'] : [])];
   return [...new Set(ids.filter((id): id is string => !!id).map((id) => operation(id).endpoint))].sort((a, b) => a - b);
 }

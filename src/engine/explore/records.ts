@@ -72,6 +72,7 @@ export function reads(s: Session, family: Family, at: number, last: string): Ste
       expect: { checks: [{ id: 'records-are', with: { resource, expect: [asArg(s.expected(r, matchOf(family, r), at, last))] } }] },
     }) as StepDef);
   }
+  if (family.readByEmptyPatch) return readsByEmptyPatch(s, family, at, last);
   const list = family.list;
   if (!list) return [];
   // One list per shared value of the filter field: exactly the model's records with it, each once, none left out.
@@ -83,4 +84,21 @@ export function reads(s: Session, family: Family, at: number, last: string): Ste
       absent: literal(s.absent.filter((a) => a.match[list.filter] === value)),
     } }] },
   }) as StepDef);
+}
+
+/**
+ * The reads of a family with neither a read by {id} nor a list: a PATCH with nothing of every record held, which
+ * answers it as stored, and of every record deleted, whose answer must not hold it.
+ */
+function readsByEmptyPatch(s: Session, family: Family, at: number, last: string): StepDef[] {
+  const resource = family.resource;
+  const held = s.records.map((r) => ({
+    name: `read ${r.handle} back (PATCH with nothing)`, operation: family.patch, params: params(family, r), body: {},
+    expect: { checks: [{ id: 'records-are', with: { resource, expect: [asArg(s.expected(r, matchOf(family, r), at, last))] } }] },
+  }) as StepDef);
+  const gone = s.removed.map((d) => ({
+    name: `look for deleted ${d.handle} (PATCH with nothing)`, operation: family.patch, params: { id: `\${${d.handle}}` }, body: {},
+    expect: { checks: [{ id: 'records-are', with: { resource, absent: [{ match: { id: `\${${d.handle}}` }, clause: 'DELETE.REMOVES', why: d.why }] } }] },
+  }) as StepDef);
+  return [...held, ...gone];
 }

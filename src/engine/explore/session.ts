@@ -8,6 +8,7 @@ import type { CaseDef, StepDef } from '../suite.js';
 import { CaseRun, Stop, assertion, type RunServices } from '../case-run.js';
 import { runStep } from '../step.js';
 import type { ExpectedRecord } from '../../checks/model.js';
+import type { ProfileDeclared } from '../../config/profile.js';
 
 /** What the model holds of one record. */
 export interface ModelRecord {
@@ -67,12 +68,19 @@ export class Session {
   stop?: Stop;
   /** Items that must not have been stored (invalid in one field), looked for by the reads that could show them. */
   readonly absent: { match: Record<string, unknown>; clause: string; why: string }[] = [];
+  /** Records a DELETE removed (by the variable of their {id}): a read of one must not find it. */
+  readonly removed: { handle: string; why: string }[] = [];
   /** How many commands have run: a record written by the one under way is judged by that write's clause. */
   at = 0;
   private made = 0;
 
   constructor(c: CaseDef, services: RunServices, readonly seq: number, readonly budget: Budget, readonly statuses: readonly string[] = []) {
     this.run = new CaseRun(c, services);
+  }
+
+  /** What the profile declares of the points the spec leaves open. */
+  get declared(): ProfileDeclared {
+    return this.run.services.profile.declared;
   }
 
   /** The prefix of every value this sequence makes its own. */
