@@ -6,10 +6,10 @@ import { runConformance as runEngine, type RunOptions } from './engine/run.js';
 import { exitCodeOf } from './core/verdict.js';
 import type { FailOn, RunReport, RunVerdict } from './core/report.js';
 import type { SimulatorOptions } from '../simulator/options.js';
-import { embeddedSimulator } from './cli/compose.js';
+import { embeddedSimulator } from './compose.js';
 
 export { allPersonas, personaByName } from '../simulator/personas/index.js';
-export { startSimulator } from './cli/compose.js';
+export { startSimulator } from './compose.js';
 export type { Simulator, SimulatorOptions, Persona } from '../simulator/index.js';
 export { defineCheck, pass, fail, judge } from './checks/registry.js';
 export type { Check, CheckContext, Judgement } from './checks/registry.js';

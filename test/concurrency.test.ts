@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../src/engine/pool.js';
-import { embeddedSimulator } from '../src/cli/compose.js';
+import { embeddedSimulator } from '../src/compose.js';
 import { caseOutcome, outcomeDifferences, type CaseOutcome } from '../src/selfcheck/index.js';
 import type { CaseResult } from '../src/core/results.js';
 

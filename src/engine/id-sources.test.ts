@@ -7,7 +7,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName, type Persona } from '../../simulator/personas/index.js';
 import { ID_LOGS } from '../../simulator/personas/variants/message-only-with-id-logs.js';
 import { runConformance, type RunReport } from './run.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { IdSourceSet, keyFields } from './id-sources.js';
 import { resourceInfo } from '../spec/index.js';
 import { runSimulate } from '../../test/support/simulator.js';

@@ -1,6 +1,6 @@
 // rdx diff on two real runs: the bundled simulator, then the same simulator with a fault persona (missing-message:
 // no `message` in the envelope), through the engine and through the CLI.
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -18,7 +18,7 @@ import { verdictOf, type CaseResult } from '../core/results.js';
 import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
 import { isThrottledAnswer } from '../engine/request.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { scheduleDependence } from './schedule.js';
 import { createRunPool, selfCheckWorkers } from './pool.js';
 
