@@ -16,7 +16,7 @@ export interface SimulatorOptions extends PersonaOptions {
   personas?: readonly Persona[];
   /** The clock in ms since the epoch (token expiry, journal times); tests inject one. */
   now?: () => number;
-  /** The harness, for the dashboard's "Run conformance" (the composition root, src/cli/compose.ts, passes it). */
+  /** The harness, for the dashboard's "Run conformance" (the composition root, src/compose.ts, passes it). */
   conformance?: ConformanceRunner;
   /** A snapshot file the store is loaded from at start (when it exists) and saved to after changes and on close. */
   stateFile?: string;

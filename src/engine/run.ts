@@ -51,7 +51,7 @@ export interface RunOptions {
   image?: string;
   /**
    * Starts the target when the profile has no base URL: the composition roots pass the bundled simulator
-   * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
+   * (src/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
    */
   simulator?: StartEmbeddedTarget;
   /**
