@@ -21,7 +21,9 @@ const layer = {
   /** The entry points, which start what compose wires: the CLI, the programmatic API, the self-check. */
   roots: '^src/(cli/|index[.]ts$|selfcheck/)',
   /** Build-only code (scripts/): run by `npm run build`, never shipped. */
-  build: '^scripts/',
+  build: '^scripts/(?!doc(s|-samples)[.]ts$)',
+  /** The docs generators (scripts/docs.ts, doc-samples.ts): they read the product to write docs/, and never ship. */
+  docs: '^scripts/doc(s|-samples)[.]ts$',
 };
 const tests = '([.]test[.]ts$|^test/|^bench/)';
 /** The homes of the packages one layer alone may import (onlyIn). */
@@ -66,6 +68,8 @@ module.exports = {
     mayImport('roots', ['specModel', 'core', 'http', 'config', 'checks', 'engine', 'reporters', 'container', 'simulator', 'compose'],
       'the entry points (src/cli, src/index.ts, src/selfcheck) start the harness and the simulator as src/compose.ts wires them.'),
     mayImport('build', ['specModel', 'core'], 'the build reads the spec model (the dashboard\'s columns, the precompiled validators).'),
+    mayImport('docs', ['specModel', 'core', 'http', 'config', 'checks', 'engine', 'reporters', 'container', 'simulator', 'compose', 'roots'],
+      'the docs generators read the product (the CLI\'s options, the profile schema, the personas, real runs); nothing of the product imports them.'),
     {
       comment: 'Test tooling and benchmarks may assemble anything of ours, like a composition root.',
       from: { path: tests },

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../src/spec/index.js';
 import { currentBlock } from './docs.js';
 import { SAMPLES_REGENERATE, sampleBlocks } from './doc-samples.js';
 

@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RunReport } from '../core/report.js';
-import { diffReports } from '../reporters/diff.js';
-import { packageRoot } from '../spec/index.js';
-import { startSimulator } from '../../simulator/index.js';
-import { personaByName } from '../../simulator/personas/index.js';
+import type { RunReport } from '../src/core/report.js';
+import { diffReports } from '../src/reporters/diff.js';
+import { packageRoot } from '../src/spec/index.js';
+import { startSimulator } from '../simulator/index.js';
+import { personaByName } from '../simulator/personas/index.js';
 import { currentBlock } from './docs.js';
 
 export const SAMPLES_REGENERATE = 'node dist/src/cli/doc-samples.js --write';

@@ -5,13 +5,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Argv } from 'yargs';
-import yargs from './yargs.js';
-import { interpretations, packageRoot } from '../spec/index.js';
-import { readProfileSchema } from '../config/profile.js';
-import { personasMarkdown, PERSONAS_BEGIN, PERSONAS_END } from '../selfcheck/index.js';
-import { COMMANDS, globalOptions } from './main.js';
-import { ERROR_CODES, EXIT } from '../errors.js';
+import yargs from '../src/cli/yargs.js';
+import { interpretations, packageRoot } from '../src/spec/index.js';
+import { readProfileSchema } from '../src/config/profile.js';
+import { personasMarkdown, PERSONAS_BEGIN, PERSONAS_END } from '../src/selfcheck/index.js';
+import { COMMANDS, globalOptions } from '../src/cli/main.js';
+import { ERROR_CODES, EXIT } from '../src/errors.js';
+
+/** yargs' instance type, through the CLI's yargs module: the package itself is imported in src/cli alone. */
+type Argv = ReturnType<typeof yargs>;
 
 export const REGENERATE = 'node dist/src/cli/docs.js --write';
 const begin = (name: string): string => `<!-- generated: ${name} by \`${REGENERATE}\` from its source; a test keeps it true -->`;
