@@ -1,5 +1,5 @@
 // The sample outputs the docs quote (console lines, counts) equal what fresh runs against the bundled simulator print
-// (src/cli/doc-samples.ts makes them), and no sample passes a secret as a flag.
+// (scripts/doc-samples.ts makes them), and no sample passes a secret as a flag.
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
