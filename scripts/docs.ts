@@ -89,7 +89,10 @@ export async function cliMarkdown(): Promise<string> {
 
 /** docs/profile.md's generated block: every key of the profile schema, then every `declared:` key of the register. */
 export function profileMarkdown(): string {
-  interface Prop { type?: string; description?: string; minimum?: number; maximum?: number; items?: { type?: string }; properties?: Record<string, Prop>; $ref?: string }
+  interface Prop {
+    type?: string; description?: string; minimum?: number; maximum?: number; items?: { type?: string };
+    properties?: Record<string, Prop>; $ref?: string;
+  }
   const schema = readProfileSchema() as { properties: Record<string, Prop>; $defs?: Record<string, Prop> };
   const rows: string[] = [];
   const seenRefs = new Set<string>();

@@ -71,7 +71,8 @@ describe('id sources for every resource a run creates (idSources)', function () 
     expect(caseOf(without.report)?.verdict).to.equal('skip');
     expect(caseOf(without.report)?.unlock?.unlock).to.equal('idSources.jobboardActivity');
     expect(caseOf(without.report)?.reason).to.match(/GET \/jobboard\/activities filtered by job_offer_reference and status listed no record with its id/);
-    const withSource = await embedded([withIdLogs, hidesListedIds], { declared: withIdLogs.declared ?? {}, idSources: { jobboardActivity: { file: ID_LOGS.jobboardActivity } } }, grep);
+    const withSource = await embedded([withIdLogs, hidesListedIds],
+      { declared: withIdLogs.declared ?? {}, idSources: { jobboardActivity: { file: ID_LOGS.jobboardActivity } } }, grep);
     expect(caseOf(withSource.report)?.verdict).to.not.equal('skip');
     expect(caseOf(withSource.report)?.exchanges.map((e) => e.request.method)).to.include('PUT');
   });

@@ -255,7 +255,9 @@ const CASE_STRIDE = 10_000;
  * unique values in a range of its own (its place among all cases): a case sends the same data whatever runs beside
  * it and in whatever order, so --concurrency 1 and N send the same requests.
  */
-async function generationContext(profile: Profile, ids: IdSourceSet, startedAt: Date, all: CaseDef[]): Promise<{ gen: GenerationContext; genFor: (caseId: string) => GenerationContext }> {
+async function generationContext(
+  profile: Profile, ids: IdSourceSet, startedAt: Date, all: CaseDef[],
+): Promise<{ gen: GenerationContext; genFor: (caseId: string) => GenerationContext }> {
   const { createFaker, factories } = await loadFactories();
   const runTag = `rdx${randomBytes(3).toString('hex')}`;
   let counter = 0;

@@ -76,7 +76,8 @@ describe('rdx diff', function () {
 
   it('finds nothing between a run and itself', () => {
     const same = diffReports('a', plain, 'b', plain);
-    for (const list of [same.newlyFailing, same.newlyPassing, same.newlyUnjudged, same.otherChanges, same.clauses, same.observations, same.added, same.removed]) {
+    const lists = [same.newlyFailing, same.newlyPassing, same.newlyUnjudged, same.otherChanges, same.clauses, same.observations, same.added, same.removed];
+    for (const list of lists) {
       expect(list).to.deep.equal([]);
     }
     expect(same.latency.every((l) => !l.slower)).to.equal(true);

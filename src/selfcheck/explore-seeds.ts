@@ -23,7 +23,9 @@ export interface SeedRun {
 }
 
 /** The explore cases of one run against the persona (none: the clean simulator) at one seed. */
-export async function exploreAt(persona: Persona | undefined, seed: number, budget: { requests: number; seconds: number } = DEFAULT_EXPLORE_BUDGET): Promise<SeedRun> {
+export async function exploreAt(
+  persona: Persona | undefined, seed: number, budget: { requests: number; seconds: number } = DEFAULT_EXPLORE_BUDGET,
+): Promise<SeedRun> {
   const started = performance.now();
   const declare = persona?.kind === 'variant';
   const profile: Profile = {

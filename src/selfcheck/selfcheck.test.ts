@@ -6,7 +6,8 @@ import { allPersonas, personaByName, type Persona } from '../../simulator/person
 import type { CaseResult } from '../core/results.js';
 import { createRunPool, selfCheckWorkers, type RunPool } from './pool.js';
 import {
-  KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, personasMarkdown, plannedRuns, problemsOf, runPersonaBoth, score, type PersonaRun,
+  KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, personasMarkdown,
+  plannedRuns, problemsOf, runPersonaBoth, score, type PersonaRun,
 } from './index.js';
 
 describe('docs/personas.md', () => {
@@ -152,7 +153,8 @@ describe('self-check: the harness judged against its own simulator', function ()
     const missed = runs.filter((r) => r.catching.length === 0 && !(r.name in KNOWN_MISSES)).map((r) => r.name);
     expect(missed, `mutation score ${caught}/${total}; missed: ${missed.join(', ')}`).to.deep.equal([]);
     // A known miss stays missed (caught now, it leaves the list), so the score is exactly the faults not listed.
-    expect({ total, caught, knownMisses }).to.deep.equal({ total: faultNames.length, caught: faultNames.length - knownMisses, knownMisses: Object.keys(KNOWN_MISSES).length });
+    expect({ total, caught, knownMisses })
+      .to.deep.equal({ total: faultNames.length, caught: faultNames.length - knownMisses, knownMisses: Object.keys(KNOWN_MISSES).length });
     expect(Object.keys(KNOWN_MISSES).filter((name) => personaByName(name)?.kind !== 'fault'), 'KNOWN_MISSES names only fault personas').to.deep.equal([]);
   });
 });
