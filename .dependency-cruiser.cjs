@@ -13,10 +13,17 @@ const layer = {
   reporters: '^src/reporters/',
   container: '^src/container/',
   simulator: '^simulator/',
-  /** Where the harness and the simulator are wired together: the CLI, the programmatic API, the self-check. */
+  /**
+   * The wiring of the two sides (embeddedSimulator, startSimulator, conformanceRunner): a layer of its own, above the
+   * harness and the simulator and below the entry points, so only an entry point (or a test) can reach it.
+   */
+  compose: '^src/compose[.]ts$',
+  /** The entry points, which start what compose wires: the CLI, the programmatic API, the self-check. */
   roots: '^src/(cli/|index[.]ts$|selfcheck/)',
   /** Build-only code (scripts/): run by `npm run build`, never shipped. */
-  build: '^scripts/',
+  build: '^scripts/(?!doc(s|-samples)[.]ts$)',
+  /** The docs generators (scripts/docs.ts, doc-samples.ts): they read the product to write docs/, and never ship. */
+  docs: '^scripts/doc(s|-samples)[.]ts$',
 };
 const tests = '([.]test[.]ts$|^test/|^bench/)';
 /** The homes of the packages one layer alone may import (onlyIn). */
@@ -56,9 +63,13 @@ module.exports = {
     mayImport('reporters', ['specModel', 'core', 'http', 'config', 'checks', 'engine'], 'reporters turn a RunReport into files.'),
     mayImport('container', ['specModel', 'core', 'http', 'config'], 'starting a container target needs the profile, not the engine.'),
     mayImport('simulator', ['specModel', 'core'], 'the simulator serves the API from the spec model; the dashboard runs conformance only through the ConformanceRunner it is given.'),
-    mayImport('roots', ['specModel', 'core', 'http', 'config', 'checks', 'engine', 'reporters', 'container', 'simulator'],
-      'the composition roots (src/cli, src/index.ts, src/selfcheck) wire the harness and the simulator together.'),
+    mayImport('compose', ['specModel', 'core', 'config', 'engine', 'reporters', 'simulator'],
+      'src/compose.ts makes the two seams: the simulator as the engine\'s embedded target, the harness as the dashboard\'s runner.'),
+    mayImport('roots', ['specModel', 'core', 'http', 'config', 'checks', 'engine', 'reporters', 'container', 'simulator', 'compose'],
+      'the entry points (src/cli, src/index.ts, src/selfcheck) start the harness and the simulator as src/compose.ts wires them.'),
     mayImport('build', ['specModel', 'core'], 'the build reads the spec model (the dashboard\'s columns, the precompiled validators).'),
+    mayImport('docs', ['specModel', 'core', 'http', 'config', 'checks', 'engine', 'reporters', 'container', 'simulator', 'compose', 'roots'],
+      'the docs generators read the product (the CLI\'s options, the profile schema, the personas, real runs); nothing of the product imports them.'),
     {
       comment: 'Test tooling and benchmarks may assemble anything of ours, like a composition root.',
       from: { path: tests },

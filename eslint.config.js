@@ -19,6 +19,14 @@ export const TEST_FILES = ['**/*.test.ts'];
 export const SIZE_EXCEPTIONS = JSON.parse(readFileSync(new URL('./eslint.size-exceptions.json', import.meta.url), 'utf8'));
 
 const sizeRule = (rule, max) => ({ [rule]: ['error', { max, ...SIZE_COUNTING }] });
+/**
+ * Line length, beside the size limits: 160 characters of code or comment. Strings, template literals, regular
+ * expressions and URLs may run longer: a message or a pattern read whole is clearer than one cut to fit. Measured
+ * when the limit was set (with those ignores): 47 lines over 160 (all wrapped then), 138 over 140, 444 over 120.
+ */
+export const LINE_LENGTH = {
+  code: 160, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true,
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
@@ -33,6 +41,7 @@ export default tseslint.config(
         { object: 'describe', property: 'only', message: 'A focused test silences the rest of the suite.' }],
       ...sizeRule('max-lines-per-function', SIZE_LIMITS['max-lines-per-function']),
       ...sizeRule('max-lines', SIZE_LIMITS['max-lines']),
+      'max-len': ['error', LINE_LENGTH],
     },
   },
   {

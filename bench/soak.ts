@@ -221,13 +221,17 @@ function percentile(sorted: number[], p: number): number {
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
+/** The child's first answer: where its simulator listens, what it holds, and the credentials. */
+interface FirstAnswer { port: number; jobOffers: number; applicationSteps: number; clientId: string; clientSecret: string; heapPerRecord: number }
+const emptyTally = (): Tally => ({ requests: 0, errors: 0, latencies: [] });
+
 export async function soak(seconds: number): Promise<Table[]> {
   const warmSeconds = Math.max(2, Math.round(seconds * 0.15));
   const steadySeconds = Math.max(2, Math.round(seconds * 0.25));
   const proc = fork(fileURLToPath(import.meta.url), ['--soak-child'], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const agent = new Agent({ connections: CLIENTS, keepAliveTimeout: 10_000 });
   try {
-    const first = await answer<{ port: number; jobOffers: number; applicationSteps: number; clientId: string; clientSecret: string; heapPerRecord: number }>(proc, undefined, 120_000);
+    const first = await answer<FirstAnswer>(proc, undefined, 120_000);
     const base = `http://127.0.0.1:${first.port}`;
     const tokenRes = await request(`${base}/oauth2/token`, {
       method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' },
@@ -237,7 +241,7 @@ export async function soak(seconds: number): Promise<Table[]> {
     const shared: Shared = {
       base, agent, token, marker: `soak-${randomBytes(4).toString('hex')}`, jobOffers: first.jobOffers, applicationSteps: first.applicationSteps,
       created: new Set(), createdTwice: 0, errorSamples: [], counting: false,
-      tallies: { read: { requests: 0, errors: 0, latencies: [] }, walk: { requests: 0, errors: 0, latencies: [] }, write: { requests: 0, errors: 0, latencies: [] } },
+      tallies: { read: emptyTally(), walk: emptyTally(), write: emptyTally() },
     };
     const atStart = await answer<ChildMemory>(proc, 'memory', 30_000);
 

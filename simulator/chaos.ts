@@ -4,27 +4,10 @@
 // same seed and the same request sequence give the same decisions; the admin surface never takes part.
 import { UsageError } from '../src/errors.js';
 import { operations } from '../src/spec/index.js';
+import type { ChaosSettings, LatencyRule } from './public.js';
 
-/** Added latency for requests that match: any request when path is undefined. */
-export interface LatencyRule {
-  /** Upper-case method, or undefined for any method. */
-  method: string | undefined;
-  /** A path of spec/openapi.yaml below the base path; `{param}` segments match any one segment. */
-  path: string | undefined;
-  minMs: number;
-  maxMs: number;
-  /** The rule as given, for display. */
-  text: string;
-}
-
-export interface ChaosSettings {
-  latency: readonly LatencyRule[];
-  /** Share of API requests answered 503 with the error body and Retry-After. */
-  errorRate: number;
-  /** Share of API requests whose connection is closed without an answer. */
-  dropRate: number;
-  seed: number;
-}
+// The settings' types are part of what a started simulator shows (Simulator.options.chaos): declared in public.ts.
+export type { ChaosSettings, LatencyRule } from './public.js';
 
 /** What the caller gives; latency as the CLI spells it (`50`, `20-80`, `GET /ats/job-offers=50`). */
 export interface ChaosOptions {

@@ -7,7 +7,9 @@ import { createFaker, jobOffer } from '../src/data/factories.js';
 import { items, startTest, type Harness } from '../test/support/simulator.js';
 
 /** Sends raw bytes as the body, so that invalid UTF-8 reaches the simulator as it is. */
-async function sendBytes(t: Harness, method: string, path: string, type: string, body: Buffer, auth = true): Promise<{ status: number; body: { message?: string; errors?: unknown[] } }> {
+async function sendBytes(
+  t: Harness, method: string, path: string, type: string, body: Buffer, auth = true,
+): Promise<{ status: number; body: { message?: string; errors?: unknown[] } }> {
   const res = await request(`${t.sim.baseUrl}${path}`, {
     method: method as 'POST',
     headers: { 'content-type': type, ...(auth && t.client.token ? { authorization: `Bearer ${t.client.token}` } : {}) },

@@ -12,47 +12,19 @@ import { Dashboard } from './dashboard/index.js';
 import { errorBody } from './envelope.js';
 import { listen, stopListening } from './listen.js';
 import { keepInternals } from './internals.js';
-import type { ResolvedOptions, SimulatorOptions } from './options.js';
+import type { SimulatorOptions } from './options.js';
 import type { Persona } from './personas/types.js';
 import { rules } from './rules.js';
 import { Pipeline } from './server.js';
-import type { SeedCounts } from './seed.js';
+import type { SimulatorOf } from './public.js';
 import { SimulatorState } from './simulator-state.js';
 
 export type { SimulatorOptions, ResolvedOptions } from './options.js';
 export type { Persona } from './personas/types.js';
-export type { SeedCounts } from './seed.js';
+export type { SeedCounts } from './public.js';
 
-export interface Simulator {
-  /** The spec's {base_url}: origin plus the base path (a persona with a base path, switched on, changes it). */
-  readonly baseUrl: string;
-  /** Where the admin surface answers; undefined when it is off. */
-  readonly adminUrl: string | undefined;
-  /** The dashboard page (under the admin surface); undefined when the admin surface is off. */
-  readonly dashboardUrl: string | undefined;
-  /** The token the admin surface requires (X-Rdx-Admin-Token); undefined on loopback. */
-  readonly adminToken: string | undefined;
-  /** The options in force: replaced as a whole by setPersonas(). */
-  readonly options: ResolvedOptions;
-  /** Switches to these personas (none: the plain simulator); requests already under way finish under the old ones. */
-  setPersonas(personas: readonly Persona[]): void;
-  /** Records seeded, per resource. */
-  readonly seeded: SeedCounts;
-  /** Stops listening and ends every connection, keep-alive ones included. */
-  close(): Promise<void>;
-  /** Back to the seeded data (the current seed and volume) with an empty journal and the chaos sequence from its start; tokens stay valid. */
-  reset(): Promise<void>;
-  /** New seed data; also becomes what reset() returns to. */
-  reseed(seed: number, records: number): Promise<SeedCounts>;
-  /** A bearer token of the configured client that has already expired (for the harness's fixtures.expiredToken). */
-  expiredToken(): string;
-  /** The {id} of a job offer the simulator seeded, as the active personas address it (the harness's fixtures.atsJobOfferIds). */
-  atsJobOfferFixtureIds(): string[];
-  /** The store as a snapshot document (snapshot.ts). */
-  exportSnapshot(): string;
-  /** Replaces the store with a snapshot's records, all or nothing; throws SnapshotError saying what is wrong. */
-  importSnapshot(text: string): SeedCounts;
-}
+/** A started simulator (declared in public.ts, with the simulator's own Persona). */
+export type Simulator = SimulatorOf<Persona>;
 
 /** One function for every request: the admin surface under /__admin/ (when it is on), the API's pipeline otherwise. */
 function requestHandler(

@@ -87,7 +87,9 @@ export function originOf(host: string, port: number): string {
 }
 
 /** Listens as the options say, with handle for every request; resolves once listening, with the origin it answers at. */
-export async function listen(options: ResolvedOptions, handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+export async function listen(
+  options: ResolvedOptions, handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; origin: string }> {
   let countRequest: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   const server = createServer({
     headersTimeout: options.headersTimeoutMs,

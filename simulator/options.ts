@@ -4,61 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { UsageError } from '../src/errors.js';
 import { MAX_TOKENS } from './auth.js';
-import { chaosSettings, type ChaosSettings } from './chaos.js';
+import { chaosSettings } from './chaos.js';
 import type { Persona } from './personas/types.js';
+import type { RateLimitSettings, ResolvedOptionsOf, SimulatorOptionsOf } from './public.js';
 import type { PersonaOptions } from './settings.js';
-import type { ConformanceRunner } from '../src/core/conformance.js';
 import { rules } from './rules.js';
-import { parseRateLimit, type RateLimitSettings } from './rate-limit.js';
+import { parseRateLimit } from './rate-limit.js';
 
-export interface SimulatorOptions extends PersonaOptions {
-  /** Fault personas and legal variants, applied in order. */
-  personas?: readonly Persona[];
-  /** The clock in ms since the epoch (token expiry, journal times); tests inject one. */
-  now?: () => number;
-  /** The harness, for the dashboard's "Run conformance" (the composition root, src/cli/compose.ts, passes it). */
-  conformance?: ConformanceRunner;
-  /** A snapshot file the store is loaded from at start (when it exists) and saved to after changes and on close. */
-  stateFile?: string;
-  /**
-   * The {base_url} clients reach the API at, when it is not where the simulator listens (behind a reverse proxy):
-   * the absolute links it writes (meta.next_link) start with it.
-   */
-  publicUrl?: string;
-  /** Build those links from Forwarded / X-Forwarded-Host / X-Forwarded-Proto, which only a proxy in front may set. */
-  trustProxy?: boolean;
-}
-
-export interface ResolvedOptions {
-  host: string;
-  port: number;
-  seed: number;
-  records: number;
-  pageSize: number;
-  clientId: string;
-  clientSecret: string;
-  tokenTtl: number;
-  maxBodyBytes: number;
-  basePath: string;
-  admin: boolean;
-  /** Undefined when the admin surface needs no token (loopback host). */
-  adminToken: string | undefined;
-  personas: readonly Persona[];
-  now: () => number;
-  journalSize: number;
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  chaos: ChaosSettings;
-  /** The per-token rate limit, when one is set. */
-  rateLimit: RateLimitSettings | undefined;
-  reportDir: string | undefined;
-  maxConnections: number;
-  maxTokens: number;
-  stateFile: string | undefined;
-  /** Without a trailing slash. */
-  publicUrl: string | undefined;
-  trustProxy: boolean;
-}
+/** What startSimulator takes (declared in public.ts, with the simulator's own Persona). */
+export type SimulatorOptions = SimulatorOptionsOf<Persona>;
+/** The options in force (declared in public.ts, with the simulator's own Persona). */
+export type ResolvedOptions = ResolvedOptionsOf<Persona>;
 
 export const DEFAULT_CLIENT_ID = 'rdx-client';
 /** The demo secret: printed at start-up, never used where --client-secret or the environment gives another. */

@@ -4,20 +4,10 @@
 import { UsageError } from '../src/errors.js';
 import { errorBody } from './envelope.js';
 import type { JsonObject } from './context.js';
+import type { RateLimitSettings } from './public.js';
 
-export interface RateLimitSettings {
-  /** Requests per second per token. */
-  rate: number;
-  /** Requests a token may send at once after a pause. */
-  burst: number;
-  /** How Retry-After is written: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
-  retryAfter: 'seconds' | 'http-date';
-  /**
-   * A stricter bucket of its own for DELETE, on top of the token's (vendors often limit writes apart). A client
-   * that paces itself to the general rate still meets it, in its end-of-run sweep too.
-   */
-  deletes?: { rate: number; burst: number };
-}
+// Shown by a started simulator (Simulator.options.rateLimit): declared in public.ts.
+export type { RateLimitSettings } from './public.js';
 
 /** Buckets kept at most; past it the oldest is dropped (a client that mints tokens by the thousand gets fresh ones). */
 const MAX_BUCKETS = 10_000;

@@ -11,6 +11,7 @@ import {
   APPLICATION_SOURCES, DATA_ANCHOR, DATA_WINDOW_START, DAY_MS, STEP_ADVANCE_CHANCE, STEP_OUTCOMES, STEP_PIPELINE,
   STEP_REJECT_CHANCE, SUBSIDIARIES, type Subsidiary,
 } from '../src/data/vocabulary.js';
+import type { SeedCounts } from './public.js';
 import type { JobOfferRecord, Store, UserRecord } from './store.js';
 
 /** How a seed volume is shared among the resources. */
@@ -20,8 +21,9 @@ export const SEED_SHARES = {
   jobboardActivities: 0.3,
   jobboardJobOffers: 0.08,
   users: 0.02,
-} as const;
-export type SeedCounts = { [K in keyof typeof SEED_SHARES]: number };
+} as const satisfies Record<keyof SeedCounts, number>;
+/** Declared in public.ts (a started simulator shows them); one share per resource counted there. */
+export type { SeedCounts };
 
 /** The number of records of each resource for a total volume; the counts add up to it. */
 export function seedCounts(records: number): SeedCounts {

@@ -26,7 +26,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
  * The code of every HarnessError, which a program can switch on (error.code) as it can on undici's or fastify's:
- * stable across versions, unlike the message. docs/api.md lists them, generated from here (src/cli/docs.ts).
+ * stable across versions, unlike the message. docs/api.md lists them, generated from here (scripts/docs.ts).
  */
 export const ERROR_CODES = {
   RDX_ERR_USAGE: { exit: EXIT.USAGE, when: 'a command\'s flags or arguments do not fit together, or one has a value it cannot take' },

@@ -5,14 +5,14 @@ import { UsageError } from './errors.js';
 import { runConformance as runEngine, type RunOptions } from './engine/run.js';
 import { exitCodeOf } from './core/verdict.js';
 import type { FailOn, RunReport, RunVerdict } from './core/report.js';
-import type { SimulatorOptions } from '../simulator/options.js';
-import { embeddedSimulator } from './cli/compose.js';
+import type { Persona, Simulator, SimulatorOptions } from '../simulator/public.js';
+import type { SimulatorOptions as OwnSimulatorOptions } from '../simulator/options.js';
+import { allPersonas as ownPersonas, personaByName as ownPersona } from '../simulator/personas/index.js';
+import { embeddedSimulator, startSimulator as startOwn } from './compose.js';
 import { newKeyPair, signingKey, verifyingKey } from './reporters/bundle.js';
 import { checkBundleFile, writeBundle, type BundleCheck, type WrittenBundle } from './reporters/certify.js';
 
-export { allPersonas, personaByName } from '../simulator/personas/index.js';
-export { startSimulator } from './cli/compose.js';
-export type { Simulator, SimulatorOptions, Persona } from '../simulator/index.js';
+export type { Simulator, SimulatorOptions, Persona, PersonaInfo, SeedCounts } from '../simulator/public.js';
 export { defineCheck, pass, fail, judge } from './checks/registry.js';
 export type { Check, CheckContext, Judgement } from './checks/registry.js';
 export { writeReports } from './reporters/files.js';
@@ -27,6 +27,28 @@ export type { ErrorCode, ExitCode } from './errors.js';
 export { writeKeyPair } from './reporters/certify.js';
 export type { WrittenBundle, WrittenKeyPair } from './reporters/certify.js';
 export type { Manifest, Trust } from './reporters/bundle.js';
+
+// The simulator's personas and simulators go out, and come back, under their public types (simulator/public.ts), so
+// the package's declarations name no store, pipeline or hook type. They are the same objects: the public types are
+// the simulator's own with the public Persona put in, and a public Persona is one the simulator made (its brand is
+// a type no value holds), so these casts narrow what the types show and change nothing at run time.
+
+/** The bundled simulator's personas (of one kind, or all): to pass in SimulatorOptions.personas. */
+export function allPersonas(kind?: Persona['kind']): Persona[] {
+  return ownPersonas(kind) as unknown as Persona[];
+}
+
+/** The persona of this name (as --fault and --variant take it), or undefined. */
+export function personaByName(name: string): Persona | undefined {
+  return ownPersona(name) as unknown as Persona | undefined;
+}
+
+/** The simulator with the harness behind its dashboard's "Run conformance" (what `rdx simulate` starts). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  return (await startOwn(ownOptions(options))) as unknown as Simulator;
+}
+
+const ownOptions = (options: SimulatorOptions): OwnSimulatorOptions => options as unknown as OwnSimulatorOptions;
 
 /** The verdict of a whole run (a case's own verdict is `Verdict`: pass, fail, …); docs/verdicts.md. */
 export type { RunVerdict, FailOn, ToComplete } from './core/report.js';
@@ -83,7 +105,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(suiteFiles ? { suiteFiles } : {}),
     ...(baseline !== undefined ? { baseline } : {}),
     ...(failOn ? { failOn } : {}),
-    simulator: embeddedSimulator(simulator),
+    simulator: embeddedSimulator(simulator && ownOptions(simulator)),
   });
   return { report, verdict: report.summary.verdict, exitCode: exitCodeOf(report.summary, allowIncomplete === true) };
 }

@@ -20,7 +20,9 @@ import { internalsOf } from '../test/support/simulator.js';
 const CLI = fileURLToPath(new URL('./cli/main.js', import.meta.url));
 
 /** One request on its own connection: status, headers and body text. */
-async function fetchText(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+async function fetchText(
+  url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const agent = new Agent({ connections: 1 });
   try {
     const res = await request(url, { method: (options.method ?? 'GET') as 'GET', headers: options.headers, body: options.body, dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 });
@@ -32,7 +34,8 @@ async function fetchText(url: string, options: { method?: string; headers?: Reco
 
 function storeDigest(sim: Simulator): string {
   const hash = createHash('sha256');
-  for (const table of [internalsOf(sim).store.jobOffers, internalsOf(sim).store.applicationSteps, internalsOf(sim).store.jobboardActivities, internalsOf(sim).store.jobboardJobOffers]) {
+  const { store } = internalsOf(sim);
+  for (const table of [store.jobOffers, store.applicationSteps, store.jobboardActivities, store.jobboardJobOffers]) {
     hash.update(JSON.stringify(table.values()));
   }
   return hash.update(JSON.stringify(internalsOf(sim).store.users)).digest('hex');

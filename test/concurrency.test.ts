@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../src/engine/pool.js';
-import { embeddedSimulator } from '../src/cli/compose.js';
+import { embeddedSimulator } from '../src/compose.js';
 import { SELFCHECK_EXPLORE_BUDGET, caseOutcome, outcomeDifferences, type CaseOutcome } from '../src/selfcheck/index.js';
 import type { CaseResult } from '../src/core/results.js';
 
@@ -39,7 +39,8 @@ describe(`concurrency: the whole suite ${CONCURRENCIES.length} times side by sid
   this.timeout(900_000);
 
   it('counts two cases as overlapping only when their exchanges do', () => {
-    const at = (id: string, from: number, ms: number): CaseResult => ({ id, exchanges: [{ startedAt: new Date(from).toISOString(), elapsedMs: ms }] } as unknown as CaseResult);
+    const at = (id: string, from: number, ms: number): CaseResult =>
+      ({ id, exchanges: [{ startedAt: new Date(from).toISOString(), elapsedMs: ms }] } as unknown as CaseResult);
     expect([...overlappingPairs([at('b', 0, 10), at('a', 5, 10), at('c', 20, 5)])]).to.deep.equal(['a|b']);
   });
 

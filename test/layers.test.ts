@@ -35,9 +35,26 @@ const PROBES: { why: string; files: Record<string, string>; refused: string[] }[
     refused: ['not-in-allowed: simulator/probe-harness.ts -> src/engine/plan.ts'],
   },
   {
-    why: 'product code importing build-only code',
-    files: { 'src/core/probe-build.ts': "export * from '../../scripts/listing-columns.js';\n" },
-    refused: ['not-in-allowed: src/core/probe-build.ts -> scripts/listing-columns.ts'],
+    why: 'the harness or the simulator importing the wiring (src/compose.ts is for the entry points)',
+    files: {
+      'src/engine/probe-compose.ts': "export * from '../compose.js';\n",
+      'simulator/probe-compose.ts': "export * from '../src/compose.js';\n",
+    },
+    refused: [
+      'not-in-allowed: src/engine/probe-compose.ts -> src/compose.ts',
+      'not-in-allowed: simulator/probe-compose.ts -> src/compose.ts',
+    ],
+  },
+  {
+    why: 'product code importing build-only code or a docs generator',
+    files: {
+      'src/core/probe-build.ts': "export * from '../../scripts/listing-columns.js';\n",
+      'src/cli/probe-docs.ts': "export * from '../../scripts/docs.js';\n",
+    },
+    refused: [
+      'not-in-allowed: src/core/probe-build.ts -> scripts/listing-columns.ts',
+      'not-in-allowed: src/cli/probe-docs.ts -> scripts/docs.ts',
+    ],
   },
   {
     why: 'a package outside the one layer that may import it (undici, yargs, testcontainers)',
@@ -82,7 +99,7 @@ describe('the layer rule (.dependency-cruiser.cjs)', function () {
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
-  it('refuses each probe (no layer, pointing up, simulator to test tooling or harness, product to build code, a package outside its layer, a circle) and nothing else of the tree', async () => {
+  it('refuses each probe (no layer, pointing up, simulator to test tooling or harness, harness or simulator to the wiring, product to build code or a docs generator, a package outside its layer, a circle) and nothing else of the tree', async () => {
     for (const [file, source] of PROBES.flatMap((p) => Object.entries(p.files))) {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
       writeFileSync(join(copy, file), source);

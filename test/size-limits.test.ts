@@ -21,6 +21,7 @@ interface SizeConfig {
   SIZE_COUNTING: Record<string, boolean>;
   TEST_FILES: string[];
   SIZE_EXCEPTIONS: Record<string, Record<string, number> | string>;
+  LINE_LENGTH: { code: number };
 }
 
 const config = (): Promise<SizeConfig> => import(pathToFileURL(join(packageRoot, 'eslint.config.js')).href) as Promise<SizeConfig>;
@@ -84,5 +85,22 @@ describe('size limits (eslint.config.js, eslint.size-exceptions.json)', function
     const [listed, ceiling] = Object.entries(exceptionsOf(c, 'max-lines'))[0] ?? ['', 0];
     expect(await rulesOf(file(ceiling), listed)).to.deep.equal([]);
     expect(await rulesOf(file(ceiling + 1), listed)).to.deep.equal(['max-lines']);
+  });
+
+  it('makes eslint refuse a line of code one character over the line length, in any file, and let a long string be', async () => {
+    const c = await config();
+    expect(c.LINE_LENGTH.code).to.equal(160);
+    const eslint = new ESLint({ cwd: packageRoot, ruleFilter: ({ ruleId }) => ruleId === 'max-len' });
+    const rulesOf = async (text: string, file: string): Promise<string[]> =>
+      (await eslint.lintText(text, { filePath: join(packageRoot, file) }))[0]?.messages.map((m) => String(m.ruleId)) ?? [];
+    // `export const abbb… = 1;`, exactly `length` characters long (and a newline).
+    const line = (length: number): string => `export const a${'b'.repeat(length - 19)} = 1;\n`;
+    expect(line(161)).to.have.length(162);
+    for (const file of ['src/core/probe.ts', 'test/probe.test.ts', 'scripts/probe.ts']) {
+      expect(await rulesOf(line(c.LINE_LENGTH.code + 1), file), file).to.deep.equal(['max-len']);
+      expect(await rulesOf(line(c.LINE_LENGTH.code), file), file).to.deep.equal([]);
+    }
+    // A message or a pattern read whole is allowed to run on.
+    expect(await rulesOf(`export const s = '${'x'.repeat(200)}';\n`, 'src/core/probe.ts')).to.deep.equal([]);
   });
 });

@@ -162,7 +162,10 @@ export class AdminService {
   /** Latency and chaos as a page shows them. */
   chaosView(settings: ChaosSettings = this.state.chaos.settings): ChaosView {
     const s = settings;
-    return { latency: s.latency.map((r) => r.text), errorRate: s.errorRate, dropRate: s.dropRate, seed: s.seed, active: chaosActive(s), text: describeChaos(s) };
+    return {
+      latency: s.latency.map((r) => r.text), errorRate: s.errorRate, dropRate: s.dropRate, seed: s.seed,
+      active: chaosActive(s), text: describeChaos(s),
+    };
   }
 
   chaosDone(settings: ChaosSettings = this.state.chaos.settings): Done {

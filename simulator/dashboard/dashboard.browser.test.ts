@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { packageRoot } from '../../src/spec/index.js';
 import { parseSnapshot } from '../snapshot.js';
 import { Client, startTest, type Harness } from '../../test/support/simulator.js';
-import { conformanceRunner } from '../../src/cli/compose.js';
+import { conformanceRunner } from '../../src/compose.js';
 import { seriousViolations } from '../../test/support/axe.js';
 import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 

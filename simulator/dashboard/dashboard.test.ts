@@ -7,7 +7,7 @@ import { personaByName } from '../personas/index.js';
 import { Client, items, startTest, type Harness, type Reply } from '../../test/support/simulator.js';
 import type { JournalSummary } from './events.js';
 import type { RunView } from './runs.js';
-import { conformanceRunner } from '../../src/cli/compose.js';
+import { conformanceRunner } from '../../src/compose.js';
 
 /** A Server-Sent Events stream read with undici: events as they come, and a bounded wait for the next one that matches. */
 class EventStream {

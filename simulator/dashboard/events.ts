@@ -28,7 +28,10 @@ export const DEFAULT_LIMITS: HubLimits = {
 };
 
 function summary(id: number, e: JournalEntry): JournalSummary {
-  return { id, at: e.at, method: e.method, path: e.path, operationId: e.operationId, status: e.status, latencyMs: e.latencyMs, clientId: e.clientId, ...(e.note ? { note: e.note } : {}) };
+  return {
+    id, at: e.at, method: e.method, path: e.path, operationId: e.operationId, status: e.status, latencyMs: e.latencyMs,
+    clientId: e.clientId, ...(e.note ? { note: e.note } : {}),
+  };
 }
 
 /** Why a stream was not started: every stream taken, this client's share taken, or the hub is closing. */

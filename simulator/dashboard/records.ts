@@ -43,7 +43,8 @@ function rows(store: Store, resource: Resource): readonly Row[] {
     case 'job-offers':
       return store.jobOffers.values() as unknown as Row[];
     case 'attributes':
-      return store.jobOffers.values().flatMap((offer) => (offer.attributes ?? []).map((a) => ({ job_offer_reference: offer.reference, name: a.name, value: a.value })));
+      return store.jobOffers.values().flatMap((offer) =>
+        (offer.attributes ?? []).map((a) => ({ job_offer_reference: offer.reference, name: a.name, value: a.value })));
     case 'application-steps':
       return store.applicationSteps.values() as unknown as Row[];
     case 'jobboard-activities':

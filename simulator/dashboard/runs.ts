@@ -1,7 +1,7 @@
 // "Run conformance" on the dashboard: the harness in this process, against this simulator as it is configured now
 // (its base URL, its client, its personas and chaos), one run at a time. Reports are written as `rdx run` writes
 // them, under the report directory (a temporary one by default), and served from /__admin/reports/<run-id>/.
-// The harness is not imported here: the composition root hands the simulator a ConformanceRunner (src/cli/compose.ts);
+// The harness is not imported here: the composition root hands the simulator a ConformanceRunner (src/compose.ts);
 // a simulator started without one answers that runs are not available.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

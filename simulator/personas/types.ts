@@ -21,6 +21,7 @@ import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from '../c
 import type { Store } from '../store.js';
 import type { PersonaKind } from '../admin/wire.js';
 import type { IdSources } from '../../src/core/conformance.js';
+import type { PersonaInfo } from '../public.js';
 
 export type { AuthVerdict, RawResponse, RequestContext, SimResponse };
 export type { JsonObject, Stage } from '../context.js';
@@ -36,7 +37,8 @@ export interface PersonaHooks {
   serialize?(ctx: RequestContext, res: SimResponse): Awaitable<RawResponse | 'sent' | void>;
 }
 
-export interface Persona {
+/** A persona as the simulator runs it: what a program may read of it (PersonaInfo), its options and hooks. */
+export interface Persona extends PersonaInfo {
   /** The name given to --fault or --variant (kebab-case). */
   name: string;
   kind: PersonaKind;

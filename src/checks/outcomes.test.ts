@@ -14,7 +14,9 @@ function answer(status: number, json: unknown, url = 'http://sim.test/ats/job-of
   };
 }
 
-function run(checkId: string, exchange: Exchange, args: Record<string, unknown> = {}, requestBody?: unknown, invalid: object[] = []): { passed: boolean; inconclusive?: boolean; message: string }[] {
+function run(
+  checkId: string, exchange: Exchange, args: Record<string, unknown> = {}, requestBody?: unknown, invalid: object[] = [],
+): { passed: boolean; inconclusive?: boolean; message: string }[] {
   const check = getCheck(checkId);
   if (!check) throw new Error(`${checkId} is not registered`);
   const invalidItems = new WeakSet<object>(invalid);

@@ -33,7 +33,8 @@ const LIMIT_MS = 240_000;
 const CLIENT = { id: 'rdx-matrix', secret: 'matrix-secret-1' };
 
 interface Run { code: number | null; stdout: string; stderr: string }
-const rdx = (args: string[], env: Record<string, string> = {}): Promise<Run> => runProgram(process.execPath, [cli, ...args], { cwd: packageRoot, env, limitMs: LIMIT_MS });
+const rdx = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runProgram(process.execPath, [cli, ...args], { cwd: packageRoot, env, limitMs: LIMIT_MS });
 
 interface Scenario {
   name: string;

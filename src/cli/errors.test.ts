@@ -13,7 +13,7 @@ import { didYouMean, editDistance } from '../core/suggest.js';
 import { tokenFailure } from '../http/auth.js';
 import { runConformance } from '../engine/run.js';
 import { profileTemplate } from './commands/init.js';
-import { embeddedSimulator } from './compose.js';
+import { embeddedSimulator } from '../compose.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 

@@ -174,7 +174,8 @@ export function numberFlag(flag: string, value: unknown, path: string[], unit: s
   const s = schemaAt(path) ?? {};
   const n = typeof value === 'number' ? value : Number(value);
   const whole = s.type === 'integer';
-  const ok = Number.isFinite(n) && (!whole || Number.isInteger(n)) && (s.minimum === undefined || n >= s.minimum) && (s.maximum === undefined || n <= s.maximum);
+  const ok = Number.isFinite(n) && (!whole || Number.isInteger(n))
+    && (s.minimum === undefined || n >= s.minimum) && (s.maximum === undefined || n <= s.maximum);
   if (ok) return n;
   const range = s.minimum !== undefined && s.maximum !== undefined ? `from ${s.minimum} to ${s.maximum}`
     : s.minimum !== undefined ? `of at least ${s.minimum}` : s.maximum !== undefined ? `of at most ${s.maximum}` : '';
@@ -313,7 +314,10 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   if (flags.seed !== undefined) profile.seed = flags.seed;
   if (flags.allowIrreversible !== undefined) profile.allowIrreversible = flags.allowIrreversible;
   if (flags.concurrency !== undefined) profile.concurrency = flags.concurrency;
-  if (flags.exploreBudget !== undefined) profile.explore = { requests: flags.exploreBudget.requests, seconds: flags.exploreBudget.seconds ?? profile.explore?.seconds ?? Math.max(20, Math.ceil(flags.exploreBudget.requests / 20)) };
+  if (flags.exploreBudget !== undefined) {
+    const { requests, seconds } = flags.exploreBudget;
+    profile.explore = { requests, seconds: seconds ?? profile.explore?.seconds ?? Math.max(20, Math.ceil(requests / 20)) };
+  }
   for (const [what, value] of [['base URL', profile.baseUrl], ['token URL', profile.tokenUrl]] as const) {
     if (value !== undefined && !isHttpUrl(value)) throw new UsageError(`${what} ${JSON.stringify(stripUserinfoInText(stripUserinfo(value)))} is not an http(s) URL`, 'RDX_ERR_CONFIG');
   }

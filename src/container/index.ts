@@ -366,7 +366,9 @@ function containerSecrets(clientSecret: string, env: Record<string, string>): Se
  * Starts the container, runs `run` against it with the profile pointed at it, and removes the container after,
  * also on SIGINT/SIGTERM (then the process exits 130/143 once the container is gone).
  */
-export async function withContainer<T>(target: ContainerTarget, profile: Profile, run: (profile: Profile) => Promise<T>, io: ContainerIo = stderrIo): Promise<T> {
+export async function withContainer<T>(
+  target: ContainerTarget, profile: Profile, run: (profile: Profile) => Promise<T>, io: ContainerIo = stderrIo,
+): Promise<T> {
   const credentials = containerCredentials(profile, target);
   const session = new ContainerSession(target, containerSecrets(credentials.clientSecret, { ...credentials.env, ...target.env }), io);
   if (profile.baseUrl) io.log(`Container: the base URL from the environment or config file is replaced by the container's`);

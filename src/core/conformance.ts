@@ -1,5 +1,5 @@
 // "Run conformance" as the simulator's dashboard sees it: a function handed in by the composition root
-// (src/cli/compose.ts), so the dashboard never imports the engine or the reporters.
+// (src/compose.ts), so the dashboard never imports the engine or the reporters.
 import type { CaseResult } from './results.js';
 import type { Summary } from './report.js';
 

@@ -1,5 +1,5 @@
 // The target a run starts itself when the profile names none. The engine knows it only by this shape; the composition
-// roots (src/cli/compose.ts) pass the bundled simulator, so the harness never imports simulator/.
+// roots (src/compose.ts) pass the bundled simulator, so the harness never imports simulator/.
 
 /** What the run asks of the target it starts: its seed and the throwaway credentials it made up. */
 export interface EmbeddedTargetRequest {

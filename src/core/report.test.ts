@@ -41,7 +41,8 @@ describe('reading a report from disk (src/core/report.ts)', () => {
   });
 
   it('names every wrong field by its JSON path, up to five, and never walks a value kept as the target sent it', () => {
-    const report = minimalReport([minimalCase()]) as unknown as Record<string, unknown> & { cases: Record<string, unknown>[]; summary: Record<string, unknown> };
+    const report = minimalReport([minimalCase()]) as unknown as Record<string, unknown>
+      & { cases: Record<string, unknown>[]; summary: Record<string, unknown> };
     report['baseline'] = { file: 'b.yaml', entries: '<meta http-equiv="refresh" content="0;url=https://example.org">', unexpectedPasses: [], expired: [] };
     (report.summary['byLevel'] as Record<string, unknown>)['weird key'] = { pass: 'one' };
     (report.cases[0] as Record<string, unknown>)['observations'] = [{ interpretation: 'I', caseId: 'a.case', value: { anything: [1, { deep: true }] } }];

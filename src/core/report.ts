@@ -296,7 +296,10 @@ export const REPORT_SCHEMA: Schema = obj({
   baseline: obj({ file: str, entries: count, unexpectedPasses: list(str), expired: list(str) }),
   mergedFrom: list(obj({ file: str, runId: str, runTag: str, seed: num, startedAt: str, cases: count }, { shard: shardLabel })),
   missingShards: list(shardLabel),
-  transport: obj({ throttled: map(count), waitedMs: num, pacedMs: num, gaveUp: count }, { rateLimit: num, sweep: obj({ records: count, deleted: count, throttled: count }) }),
+  transport: obj(
+    { throttled: map(count), waitedMs: num, pacedMs: num, gaveUp: count },
+    { rateLimit: num, sweep: obj({ records: count, deleted: count, throttled: count }) },
+  ),
   residueSummary: obj({ records: count, byResource: map(count), why: str }),
 });
 
@@ -361,7 +364,9 @@ function validate(value: unknown, schema: Schema, path: string, problems: string
         return;
       }
       for (const [key, s] of Object.entries(schema.required)) validate(Object.hasOwn(record, key) ? record[key] : undefined, s, member(path, key), problems);
-      for (const [key, s] of Object.entries(schema.optional ?? {})) if (Object.hasOwn(record, key) && record[key] !== undefined) validate(record[key], s, member(path, key), problems);
+      for (const [key, s] of Object.entries(schema.optional ?? {})) {
+        if (Object.hasOwn(record, key) && record[key] !== undefined) validate(record[key], s, member(path, key), problems);
+      }
       return;
     }
   }

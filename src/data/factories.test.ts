@@ -48,7 +48,8 @@ describe('data factories', () => {
     used.lorem.paragraphs(3);
     used.seed(11);
     const fresh = createFaker(11);
-    const made = (faker: ReturnType<typeof createFaker>): unknown[] => [...CASES.map((c) => c.make(faker)), faker.lorem.sentence(), faker.date.recent().toISOString()];
+    const made = (faker: ReturnType<typeof createFaker>): unknown[] =>
+      [...CASES.map((c) => c.make(faker)), faker.lorem.sentence(), faker.date.recent().toISOString()];
     expect(made(used)).to.deep.equal(made(fresh));
   });
 

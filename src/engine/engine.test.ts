@@ -190,7 +190,8 @@ describe('templates', () => {
   });
 
   it('makes boundary text from the seeded faker: the same seed the same text, long text exactly as long as asked', () => {
-    const text = (seed: number, kind: string, length?: number): string => resolve({ $text: kind, ...(length ? { length } : {}) }, {}, { ...gen(), faker: createFaker(seed) }) as string;
+    const text = (seed: number, kind: string, length?: number): string =>
+      resolve({ $text: kind, ...(length ? { length } : {}) }, {}, { ...gen(), faker: createFaker(seed) }) as string;
     expect(text(7, 'scripts')).to.equal(text(7, 'scripts'));
     expect(text(7, 'scripts')).to.not.equal(text(8, 'scripts'));
     expect(text(7, 'scripts')).to.match(/[\u{10000}-\u{10FFFF}]/u).and.include('e\u0301').and.match(/[\u0590-\u06FF]/);

@@ -7,7 +7,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName, type Persona } from '../../simulator/personas/index.js';
 import { ID_LOGS } from '../../simulator/personas/variants/message-only-with-id-logs.js';
 import { runConformance, type RunReport } from './run.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { IdSourceSet, keyFields } from './id-sources.js';
 import { resourceInfo } from '../spec/index.js';
 import { runSimulate } from '../../test/support/simulator.js';
@@ -71,7 +71,8 @@ describe('id sources for every resource a run creates (idSources)', function () 
     expect(caseOf(without.report)?.verdict).to.equal('skip');
     expect(caseOf(without.report)?.unlock?.unlock).to.equal('idSources.jobboardActivity');
     expect(caseOf(without.report)?.reason).to.match(/GET \/jobboard\/activities filtered by job_offer_reference and status listed no record with its id/);
-    const withSource = await embedded([withIdLogs, hidesListedIds], { declared: withIdLogs.declared ?? {}, idSources: { jobboardActivity: { file: ID_LOGS.jobboardActivity } } }, grep);
+    const withSource = await embedded([withIdLogs, hidesListedIds],
+      { declared: withIdLogs.declared ?? {}, idSources: { jobboardActivity: { file: ID_LOGS.jobboardActivity } } }, grep);
     expect(caseOf(withSource.report)?.verdict).to.not.equal('skip');
     expect(caseOf(withSource.report)?.exchanges.map((e) => e.request.method)).to.include('PUT');
   });

@@ -316,7 +316,9 @@ export class IdSourceSet {
   private readonly byResource = new Map<IdSourceResource, ResourceIds>();
 
   constructor(sources: Partial<Record<IdSourceResource, IdSource>>, deps: IdSourceDeps) {
-    for (const [resource, source] of Object.entries(sources) as [IdSourceResource, IdSource][]) this.byResource.set(resource, new ResourceIds(resource, source, deps));
+    for (const [resource, source] of Object.entries(sources) as [IdSourceResource, IdSource][]) {
+      this.byResource.set(resource, new ResourceIds(resource, source, deps));
+    }
   }
 
   has(resource: string): boolean {

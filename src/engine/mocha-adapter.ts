@@ -61,7 +61,9 @@ export async function runWithMocha(cases: CaseDef[], options: MochaOptions, run:
     return { ...out, verdict: out.r.verdict };
   }, run.progress);
   const reporter = options.reporter === 'none' ? class Silent { constructor() {} } : (options.reporter ?? 'spec');
-  const mocha = new Mocha({ reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0 });
+  const mocha = new Mocha({
+    reporter: reporter as Mocha.ReporterConstructor | string, reporterOptions: { debug: !!options.debug }, bail: !!options.bail, timeout: 0,
+  });
   // What mocha prints is target text (messages, reasons, values): escaped for the console, except for the JSON
   // reporters, whose JSON.stringify writes control characters as \u escapes anyway.
   const json = typeof reporter === 'string' && /json/i.test(reporter);

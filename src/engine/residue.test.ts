@@ -1,6 +1,6 @@
 // How much a run leaves on its target: the large batch is opt-in, and what the spec lets a client delete is deleted.
 import { expect } from 'chai';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { defaults } from '../config/profile.js';
 import { leftOut, runConformance } from './run.js';
 import { planCases } from './plan.js';

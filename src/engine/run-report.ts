@@ -78,7 +78,9 @@ export function assembleReport(run: RunRecord): RunReport {
       options: secrets.scrubValue({
         profile: redactedProfile(profile), filters: run.filters, failOn: run.failOn,
       }) as Record<string, unknown>,
-      ...(run.stoppedAt ? { stopped: { reason: halt.reason as StopReason, at: run.stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } } : {}),
+      ...(run.stoppedAt
+        ? { stopped: { reason: halt.reason as StopReason, at: run.stoppedAt.toISOString(), notRun: cases.filter(stoppedBeforeRun).length } }
+        : {}),
     },
     summary: summarise(cases, { failOn: run.failOn, notRun }),
     cases,

@@ -50,7 +50,7 @@ export interface RunOptions {
   image?: string;
   /**
    * Starts the target when the profile has no base URL: the composition roots pass the bundled simulator
-   * (src/cli/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
+   * (src/compose.ts `embeddedSimulator`). Without it, a profile without a base URL is a usage error.
    */
   simulator?: StartEmbeddedTarget;
   /**
@@ -232,7 +232,9 @@ const CASE_STRIDE = 10_000;
  * unique values in a range of its own (its place among all cases): a case sends the same data whatever runs beside
  * it and in whatever order, so --concurrency 1 and N send the same requests.
  */
-async function generationContext(profile: Profile, ids: IdSourceSet, startedAt: Date, all: CaseDef[]): Promise<{ gen: GenerationContext; genFor: (caseId: string) => GenerationContext }> {
+async function generationContext(
+  profile: Profile, ids: IdSourceSet, startedAt: Date, all: CaseDef[],
+): Promise<{ gen: GenerationContext; genFor: (caseId: string) => GenerationContext }> {
   const { createFaker, factories } = await loadFactories();
   const runTag = `rdx${randomBytes(3).toString('hex')}`;
   let counter = 0;

@@ -158,7 +158,10 @@ export function loadSuites(files: string[] = listSuiteFiles()): CaseDef[] {
     if (!parsed) continue;
     parsed.value.cases.forEach((c, i) => {
       for (const x of expandEach(c)) {
-        cases.push({ ...x, steps: x.steps ?? [], tags: x.tags ?? [], requires: x.requires ?? [], file, line: parsed.lines[i] ?? 1, endpoints: x.explore ? exploreEndpoints(x.explore) : endpointsOfCase(x.steps) });
+        cases.push({
+          ...x, steps: x.steps ?? [], tags: x.tags ?? [], requires: x.requires ?? [], file, line: parsed.lines[i] ?? 1,
+          endpoints: x.explore ? exploreEndpoints(x.explore) : endpointsOfCase(x.steps),
+        });
       }
     });
   }

@@ -17,7 +17,7 @@ import { writeBaseline } from './baseline.js';
 import { IdSourceSet, idSourceProblem } from './id-sources.js';
 import { exitCodeOf, runConformance, summarise, type RunOptions, type RunReport } from './run.js';
 import type { CaseResult } from '../core/results.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 
 /** Every job offer create refused: the prerequisite of every {id} case fails. */
 const refusesJobOffers: Persona = {

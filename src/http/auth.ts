@@ -69,7 +69,8 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export const bearer = (token: string): string => `Bearer ${token}`;
 
 /** A request with the token as its Authorization, whatever it carried. */
-const withBearer = (request: OutgoingRequest, token: string): OutgoingRequest => ({ ...request, headers: { ...request.headers, authorization: bearer(token) } });
+const withBearer = (request: OutgoingRequest, token: string): OutgoingRequest =>
+  ({ ...request, headers: { ...request.headers, authorization: bearer(token) } });
 
 /**
  * Why a token the target issued cannot be used, or undefined. Not a rule of the spec (it judges nothing): the

@@ -179,7 +179,8 @@ const NAMED_REFS: Record<string, number> = { amp: 0x26, lt: 0x3c, gt: 0x3e, quot
 const REF = new RegExp(`&(?:#[xX]([0-9a-fA-F]{1,${MAX_REF_DIGITS}})|#([0-9]{1,${MAX_REF_DIGITS}})|(amp|lt|gt|quot|apos));?`, 'y');
 
 /** The UTF-16 units of a code point (U+FFFD for one past U+10FFFF). */
-const unitsOf = (cp: number): number[] => (cp > 0x10ffff ? [0xfffd] : cp > 0xffff ? [0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff)] : [cp]);
+const unitsOf = (cp: number): number[] => (cp > 0x10ffff ? [0xfffd]
+  : cp > 0xffff ? [0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff)] : [cp]);
 
 /** An HTML character reference at `i` (numeric, with or without its `;` as browsers read it, or a named one). */
 function decodeRef(text: string, i: number): { units: number[]; end: number } | undefined {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { defaults } from '../config/profile.js';
 import { runConformance, type RunReport } from '../engine/run.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { verifyBundle } from './bundle.js';
 import { writeReportFiles } from './files.js';
 import { tarPack, tarUnpack, TarError } from './tar.js';

@@ -1,4 +1,4 @@
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { expect } from 'chai';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';

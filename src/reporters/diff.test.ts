@@ -1,6 +1,6 @@
 // rdx diff on two real runs: the bundled simulator, then the same simulator with a fault persona (missing-message:
 // no `message` in the envelope), through the engine and through the CLI.
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -76,7 +76,8 @@ describe('rdx diff', function () {
 
   it('finds nothing between a run and itself', () => {
     const same = diffReports('a', plain, 'b', plain);
-    for (const list of [same.newlyFailing, same.newlyPassing, same.newlyUnjudged, same.otherChanges, same.clauses, same.observations, same.added, same.removed]) {
+    const lists = [same.newlyFailing, same.newlyPassing, same.newlyUnjudged, same.otherChanges, same.clauses, same.observations, same.added, same.removed];
+    for (const list of lists) {
       expect(list).to.deep.equal([]);
     }
     expect(same.latency.every((l) => !l.slower)).to.equal(true);

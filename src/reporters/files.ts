@@ -71,7 +71,9 @@ export function writeReportFiles(given: Report, dir: string, outputs: ReportOutp
 
 export function writeReports(report: RunReport, root: string, options: { bundle?: boolean; signWith?: SigningKey } = {}): WrittenReports {
   const dir = resolve(root, report.run.id);
-  const written = writeReportFiles(report, dir, { json: true, junit: true, html: true, bundle: !!options.bundle, ...(options.signWith ? { signWith: options.signWith } : {}) });
+  const written = writeReportFiles(report, dir, {
+    json: true, junit: true, html: true, bundle: !!options.bundle, ...(options.signWith ? { signWith: options.signWith } : {}),
+  });
   const latest = resolve(root, 'latest');
   try {
     rmSync(latest, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { launchChromium, skipWithoutChromium, type Chromium } from '../../test/s
 import { packageRoot } from '../spec/index.js';
 import { defaults } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { writeReports } from './files.js';
 import { ACCESS_TOKEN, CLIENT_SECRET, ruleBreakingReport } from '../../test/support/rule-breaker.js';
 import { readBackReport } from '../../test/support/read-back.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { defaults } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import { runConformance, type RunReport } from '../engine/run.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { summarise } from '../core/verdict.js';
 import { readReportFile as readReport } from '../core/report.js';
 import { mergeReports, type Report } from './merge.js';

@@ -4,7 +4,7 @@
 //   node dist/src/selfcheck/explore-seeds.js [--seeds 20] [--only NAME,NAME] [--budget REQUESTS/SECONDS]
 import { pathToFileURL } from 'node:url';
 import { runAsProgram } from '../cli/exit.js';
-import { embeddedSimulator } from '../cli/compose.js';
+import { embeddedSimulator } from '../compose.js';
 import { defaults, type Profile } from '../config/profile.js';
 import { runConformance } from '../engine/run.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../engine/explore/index.js';
@@ -23,7 +23,9 @@ export interface SeedRun {
 }
 
 /** The explore cases of one run against the persona (none: the clean simulator) at one seed. */
-export async function exploreAt(persona: Persona | undefined, seed: number, budget: { requests: number; seconds: number } = DEFAULT_EXPLORE_BUDGET): Promise<SeedRun> {
+export async function exploreAt(
+  persona: Persona | undefined, seed: number, budget: { requests: number; seconds: number } = DEFAULT_EXPLORE_BUDGET,
+): Promise<SeedRun> {
   const started = performance.now();
   const declare = persona?.kind === 'variant';
   const profile: Profile = {

@@ -1,24 +1,12 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { clause, packageRoot } from '../spec/index.js';
+import { clause } from '../spec/index.js';
 import { allPersonas, personaByName, type Persona } from '../../simulator/personas/index.js';
 import type { CaseResult } from '../core/results.js';
 import { createRunPool, selfCheckWorkers, type RunPool } from './pool.js';
 import {
-  KNOWN_MISSES, PERSONAS_BEGIN, PERSONAS_END, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, personasMarkdown, plannedRuns, problemsOf, runPersonaBoth, score, type PersonaRun,
+  KNOWN_MISSES, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, plannedRuns, problemsOf, runPersonaBoth, score,
+  type PersonaRun,
 } from './index.js';
-
-describe('docs/personas.md', () => {
-  it('lists exactly the personas there are, with their own descriptions', () => {
-    const readme = readFileSync(join(packageRoot, 'docs', 'personas.md'), 'utf8');
-    const start = readme.indexOf(PERSONAS_BEGIN);
-    const end = readme.indexOf(PERSONAS_END);
-    expect(start, 'docs/personas.md has no generated persona list').to.be.at.least(0);
-    expect(readme.slice(start, end + PERSONAS_END.length), 'regenerate with node dist/src/selfcheck/index.js --personas-markdown')
-      .to.equal(personasMarkdown());
-  });
-});
 
 describe('self-check rules', () => {
   it('a variant run with its whole profile (its id sources) is a problem unless it is complete and CONFORMANT', () => {
@@ -170,7 +158,8 @@ describe('self-check: the harness judged against its own simulator', function ()
     const missed = runs.filter((r) => r.catching.length === 0 && !(r.name in KNOWN_MISSES)).map((r) => r.name);
     expect(missed, `mutation score ${caught}/${total}; missed: ${missed.join(', ')}`).to.deep.equal([]);
     // A known miss stays missed (caught now, it leaves the list), so the score is exactly the faults not listed.
-    expect({ total, caught, knownMisses }).to.deep.equal({ total: faultNames.length, caught: faultNames.length - knownMisses, knownMisses: Object.keys(KNOWN_MISSES).length });
+    expect({ total, caught, knownMisses })
+      .to.deep.equal({ total: faultNames.length, caught: faultNames.length - knownMisses, knownMisses: Object.keys(KNOWN_MISSES).length });
     expect(Object.keys(KNOWN_MISSES).filter((name) => personaByName(name)?.kind !== 'fault'), 'KNOWN_MISSES names only fault personas').to.deep.equal([]);
   });
 });

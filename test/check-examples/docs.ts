@@ -48,7 +48,8 @@ function probesAndGenerators(): string[] {
 }
 
 export function checksMarkdown(): string {
-  const examples = new Map(Object.entries(examplesByFile).flatMap(([file, byCheck]) => Object.entries(byCheck).map(([id, list]) => [id, { file, list }] as const)));
+  const examples = new Map(Object.entries(examplesByFile)
+    .flatMap(([file, byCheck]) => Object.entries(byCheck).map(([id, list]) => [id, { file, list }] as const)));
   const lines = [
     '# Checks',
     '',

@@ -102,7 +102,9 @@ describe('a run stopped early still reports every case (deadline, SIGINT, SIGTER
   });
 
   /** Starts `rdx run` against the slow target, sends `signal` `afterMs` after its first case began, and returns how it ended. */
-  function interrupted(signal: NodeJS.Signals | undefined, afterMs: number, extra: string[] = []): Promise<{ code: number | null; stderr: string; ms: number }> {
+  function interrupted(
+    signal: NodeJS.Signals | undefined, afterMs: number, extra: string[] = [],
+  ): Promise<{ code: number | null; stderr: string; ms: number }> {
     const started = performance.now();
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [CLI, 'run', '--base-url', target.url, '--client-id', 'deadline', '--grep', GREP, '-R', 'spec', '--report-dir', 'out', ...extra], {

@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaults, type Profile } from '../../src/config/profile.js';
 import { runConformance } from '../../src/engine/run.js';
-import { embeddedSimulator } from '../../src/cli/compose.js';
+import { embeddedSimulator } from '../../src/compose.js';
 import { Runner } from '../../src/engine/runner.js';
 import { HttpClient, MAX_JSON_DEPTH } from '../../src/http/client.js';
 import { htmlReport } from '../../src/reporters/html.js';

@@ -17,7 +17,9 @@ const exec = (command: string, args: string[], options: { cwd: string; env?: Rec
   runProgram(command, args, { ...options, limitMs: options.limitMs ?? RUN_LIMIT_MS });
 
 /** `rdx simulate` from the install, on a free loopback port, until stop(). */
-async function simulate(bin: string, cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
+async function simulate(
+  bin: string, cwd: string, args: string[] = [], env: Record<string, string> = {},
+): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
   const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {

@@ -2,7 +2,7 @@
 // patch-clears-unspecified fault, on the chains that patch and read back (WRITE.PATCH_PARTIAL on three resources,
 // WRITE.READ_BACK on jobboard job offers), an explore case that finds the fault and one that passes.
 import { defaults } from '../../src/config/profile.js';
-import { embeddedSimulator } from '../../src/cli/compose.js';
+import { embeddedSimulator } from '../../src/compose.js';
 import { runConformance, type RunReport } from '../../src/engine/run.js';
 import { personaByName } from '../../simulator/personas/index.js';
 

@@ -147,7 +147,9 @@ export function fillPath(template: string, params: Record<string, string>): stri
 const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
 /** Runs `rdx simulate`, waits for its start-up lines, gives them to use(), then stops it with SIGINT (all within limitMs). */
-export function runSimulate(args: string[], env: Record<string, string>, use: (out: string) => Promise<void>, limitMs = 15_000): Promise<{ code: number | null; out: string }> {
+export function runSimulate(
+  args: string[], env: Record<string, string>, use: (out: string) => Promise<void>, limitMs = 15_000,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, 'simulate', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

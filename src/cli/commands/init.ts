@@ -170,7 +170,8 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     if (!(error instanceof UnreachableError)) throw error;
     unreachable = error;
   }
-  write(file, profileTemplate({ baseUrl: profile.baseUrl as string, ...(profile.tokenUrl ? { tokenUrl: profile.tokenUrl } : {}), ...(search ? { search } : {}) }));
+  const tokenUrl = profile.tokenUrl ? { tokenUrl: profile.tokenUrl } : {};
+  write(file, profileTemplate({ baseUrl: profile.baseUrl as string, ...tokenUrl, ...(search ? { search } : {}) }));
   if (unreachable) throw new UnreachableError(`${unreachable.message}; wrote ${file} without a fixture (rdx init --base-url … --force lists job offers again)`, unreachable.code as UnreachableCode);
   for (const line of searchLines(search as FixtureSearch, file)) process.stdout.write(`${line}\n`);
   process.stdout.write(`wrote ${file}: export RDX_CLIENT_ID and RDX_CLIENT_SECRET where the run runs, then: rdx run --config ${file}\n`);

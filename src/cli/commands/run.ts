@@ -6,7 +6,7 @@ import { runConformance } from '../../engine/run.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../engine/pool.js';
 import { exitCodeOf } from '../../core/verdict.js';
 import { nextStepLine, verdictSummary, type NextStepFacts } from '../../reporters/verdict.js';
-import { embeddedSimulator } from '../compose.js';
+import { embeddedSimulator } from '../../compose.js';
 import { UsageError } from '../../errors.js';
 import { writeReports } from '../../reporters/files.js';
 import { readBaseline, writeBaseline } from '../../engine/baseline.js';

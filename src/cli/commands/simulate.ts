@@ -6,7 +6,7 @@ import { EXIT, UsageError } from '../../errors.js';
 import { simulatorDefault } from '../../spec/index.js';
 import { loadPersona, personaKind, personaNames } from '../../../simulator/personas/catalogue.js';
 import type { Persona } from '../../../simulator/personas/types.js';
-import { startSimulator } from '../compose.js';
+import { startSimulator } from '../../compose.js';
 
 const ENV_ID = 'RDX_SIM_CLIENT_ID';
 const ENV_SECRET = 'RDX_SIM_CLIENT_SECRET';

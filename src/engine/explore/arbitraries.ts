@@ -44,7 +44,8 @@ function recordCommands(family: Family, declared: ProfileDeclared): fc.Arbitrary
   if (family.name === 'ats-job-offers') {
     const value = valueOf({ name: 'value', types: ['string'], union: false, identity: false, reference: false }).filter((v) => !refusable(v, true));
     commands.push(
-      fc.tuple(fc.nat({ max: 7 }), fc.array(fc.record({ name: fc.nat({ max: 3 }), value }), { minLength: 1, maxLength: 3 })).map(([i, e]) => new AddAttributes(family, i, e)),
+      fc.tuple(fc.nat({ max: 7 }), fc.array(fc.record({ name: fc.nat({ max: 3 }), value }), { minLength: 1, maxLength: 3 }))
+        .map(([i, e]) => new AddAttributes(family, i, e)),
       fc.tuple(fc.nat({ max: 7 }), fc.nat({ max: 3 }), value, fc.boolean()).map(([i, n, v, remove]) => new ChangeAttribute(family, i, n, v, remove)),
       fc.tuple(fc.nat({ max: 7 }), fc.boolean()).map(([i, unknown]) => new ListByReference(family, i, unknown)),
     );

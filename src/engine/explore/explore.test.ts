@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { embeddedSimulator } from '../../cli/compose.js';
+import { embeddedSimulator } from '../../compose.js';
 import { defaults, type Profile } from '../../config/profile.js';
 import type { CaseResult } from '../../core/results.js';
 import { personaByName, type Persona } from '../../../simulator/personas/index.js';

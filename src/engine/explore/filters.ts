@@ -21,7 +21,8 @@ export class FilteredList extends Command {
     const status = this.status === undefined ? undefined : s.statuses[this.status % Math.max(1, s.statuses.length)];
     const [lo, hi] = this.days ? [Math.min(...this.days) * DAY, Math.max(...this.days) * DAY] : [undefined, undefined];
     const query: Record<string, unknown> = { job_offer_reference: reference, ...(status ? { status } : {}) };
-    if (lo !== undefined && hi !== undefined) Object.assign(query, { min_date: bound(lo, s.run.services.profile.declared), max_date: bound(hi, s.run.services.profile.declared) });
+    const declared = s.run.services.profile.declared;
+    if (lo !== undefined && hi !== undefined) Object.assign(query, { min_date: bound(lo, declared), max_date: bound(hi, declared) });
     const mine = s.records.filter((r) => r.fields['job_offer_reference'] === reference);
     const place = (r: ModelRecord): 'in' | 'out' | 'edge' => {
       if (status && r.fields['status'] !== status) return 'out';

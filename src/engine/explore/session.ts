@@ -130,7 +130,10 @@ export class Session {
     const check = getCheck(checkId);
     if (!check) throw new Error(`rdx: no check ${checkId}`);
     if (invalid) this.run.gen.invalidItems.add(invalid);
-    const ctx = { exchange: ex, stepExchanges: [ex], operation: operationOf(operationId), invalidItems: this.run.gen.invalidItems, args, declared: this.run.services.profile.declared, requestBody };
+    const ctx = {
+      exchange: ex, stepExchanges: [ex], operation: operationOf(operationId), invalidItems: this.run.gen.invalidItems,
+      args, declared: this.run.services.profile.declared, requestBody,
+    };
     for (const j of check.run(ctx)) this.run.result.assertions.push(assertion({ ...j, check: checkId, exchange: this.run.indexOf(ex) }));
   }
 

@@ -28,7 +28,8 @@ const dateTime: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 0, max: 4_102_
 const date: fc.Arbitrary<string> = fc.integer({ min: 0, max: 47_481 }).map((days) => new Date(days * 86_400_000).toISOString().slice(0, 10));
 // Counts at every size and precision JSON carries: zero, the 32-bit edge, 2^53-1, and fractions and negatives, which
 // an implementation may refuse (limits are not shown) but must not store as another number.
-const count: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, 1, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, -1, 0.5, 2.75), fc.nat({ max: 100_000 }));
+const count: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, 1, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, -1, 0.5, 2.75), fc.nat({ max: 100_000 }));
 
 /** A value of a field's declared type (never null: a union field is optional text, and absent is drawn apart). */
 export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Arbitrary<unknown> {
@@ -42,7 +43,10 @@ export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Ar
 /** Numbers past this one make a value a limit may refuse (a signed 32-bit column: FIELD_LIMITS, LIMITS). */
 export const LARGE_NUMBER = 2_147_483_647;
 
-/** Whether an implementation may refuse the value without breaking a rule: long text, a large, negative or fractional number (limits are not shown), or blank text where required. */
+/**
+ * Whether an implementation may refuse the value without breaking a rule: long text, a large, negative or fractional
+ * number (limits are not shown), or blank text where required.
+ */
 export function refusable(value: unknown, required: boolean): boolean {
   if (typeof value === 'number') return value > LARGE_NUMBER || value < 0 || !Number.isInteger(value);
   if (typeof value !== 'string') return false;

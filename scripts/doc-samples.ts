@@ -1,7 +1,7 @@
 // Sample outputs quoted by the docs, produced from real runs of `rdx run` against the bundled simulator (clean, and
 // with the fault personas the docs name), so the counts and lines they quote are what a run prints today. Each sample
-// sits between markers in its file; `node dist/src/cli/doc-samples.js --write` rewrites them and
-// src/cli/doc-samples.test.ts fails when one differs from a fresh run's output. Credentials go through the
+// sits between markers in its file; `node dist/scripts/doc-samples.js --write` rewrites them and
+// scripts/doc-samples.test.ts fails when one differs from a fresh run's output. Credentials go through the
 // environment, as the README advises, never a flag. A long --timeout keeps a loaded machine from turning a slow answer
 // into an error the docs would then quote.
 import { spawn } from 'node:child_process';
@@ -9,14 +9,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RunReport } from '../core/report.js';
-import { diffReports } from '../reporters/diff.js';
-import { packageRoot } from '../spec/index.js';
-import { startSimulator } from '../../simulator/index.js';
-import { personaByName } from '../../simulator/personas/index.js';
+import type { RunReport } from '../src/core/report.js';
+import { diffReports } from '../src/reporters/diff.js';
+import { packageRoot } from '../src/spec/index.js';
+import { startSimulator } from '../simulator/index.js';
+import { personaByName } from '../simulator/personas/index.js';
 import { currentBlock } from './docs.js';
 
-export const SAMPLES_REGENERATE = 'node dist/src/cli/doc-samples.js --write';
+export const SAMPLES_REGENERATE = 'node dist/scripts/doc-samples.js --write';
 const begin = (name: string): string => `<!-- sample: ${name} by \`${SAMPLES_REGENERATE}\` from real runs against the bundled simulator; a test keeps it true -->`;
 const END = '<!-- sample: end -->';
 

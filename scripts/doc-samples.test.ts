@@ -1,9 +1,9 @@
 // The sample outputs the docs quote (console lines, counts) equal what fresh runs against the bundled simulator print
-// (src/cli/doc-samples.ts makes them), and no sample passes a secret as a flag.
+// (scripts/doc-samples.ts makes them), and no sample passes a secret as a flag.
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../spec/index.js';
+import { packageRoot } from '../src/spec/index.js';
 import { currentBlock } from './docs.js';
 import { SAMPLES_REGENERATE, sampleBlocks } from './doc-samples.js';
 

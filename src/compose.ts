@@ -2,9 +2,9 @@
 // through the StartEmbeddedTarget it is given, and the dashboard runs conformance only through the ConformanceRunner
 // it is given; both are made here, for `rdx run`, `rdx simulate`, the self-check and the programmatic API.
 // Each side is imported only when used, so a simulator that is never asked to run stays light, and the reverse.
-import type { ConformanceRunner } from '../core/conformance.js';
-import type { StartEmbeddedTarget } from '../core/embedded.js';
-import type { Simulator, SimulatorOptions } from '../../simulator/index.js';
+import type { ConformanceRunner } from './core/conformance.js';
+import type { StartEmbeddedTarget } from './core/embedded.js';
+import type { Simulator, SimulatorOptions } from '../simulator/index.js';
 
 /** Simulator options a run may add to the embedded one (personas, page size, …); the run owns the rest. */
 export type EmbeddedSimulatorOptions = Omit<SimulatorOptions, 'host' | 'port' | 'seed' | 'clientId' | 'clientSecret'>;
@@ -12,14 +12,14 @@ export type EmbeddedSimulatorOptions = Omit<SimulatorOptions, 'host' | 'port' | 
 /** The bundled simulator as a run's embedded target: in-process, on a free loopback port. */
 export function embeddedSimulator(options: EmbeddedSimulatorOptions = {}): StartEmbeddedTarget {
   return async ({ seed, clientId, clientSecret }) => {
-    const { startSimulator } = await import('../../simulator/index.js');
+    const { startSimulator } = await import('../simulator/index.js');
     return startSimulator({ ...options, host: '127.0.0.1', port: 0, seed, clientId, clientSecret });
   };
 }
 
 /** The simulator with the harness behind its dashboard's "Run conformance" (what `rdx simulate` starts). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const { startSimulator: start } = await import('../../simulator/index.js');
+  const { startSimulator: start } = await import('../simulator/index.js');
   return start({ conformance: conformanceRunner(), ...options });
 }
 
@@ -27,7 +27,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 export function conformanceRunner(): ConformanceRunner {
   return async (request) => {
     const [{ runConformance }, { defaults }, { writeReports }] = await Promise.all([
-      import('../engine/run.js'), import('../config/profile.js'), import('../reporters/files.js'),
+      import('./engine/run.js'), import('./config/profile.js'), import('./reporters/files.js'),
     ]);
     const { report } = await runConformance({
       profile: {

@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { parse } from 'yaml';
-import { packageRoot } from '../spec/index.js';
-import { EXIT } from '../errors.js';
-import { COMMANDS } from './main.js';
+import { packageRoot } from '../src/spec/index.js';
+import { EXIT } from '../src/errors.js';
+import { COMMANDS } from '../src/cli/main.js';
 import { REGENERATE, currentBlock, generatedBlocks } from './docs.js';
 
 const read = (file: string): string => readFileSync(join(packageRoot, file), 'utf8');
