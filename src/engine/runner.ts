@@ -23,7 +23,7 @@ export { LIST_ENCODINGS, type ListEncoding } from './request.js';
 
 const UNLOCK = {
   irreversible: { unlock: '--allow-irreversible', how: 'run with --allow-irreversible (or allowIrreversible: true in the profile) against a target whose users may be replaced' },
-  fixtures: { unlock: 'fixtures.atsJobOfferIds', how: 'give the {id} of an existing ATS job offer in the profile (fixtures.atsJobOfferIds)' },
+  fixtures: { unlock: 'fixtures.atsJobOfferIds', how: 'give the {id} of an existing ATS job offer in the profile (fixtures.atsJobOfferIds; rdx init --base-url finds one)' },
 } satisfies Record<string, Unlock>;
 
 export class Runner {

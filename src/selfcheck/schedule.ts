@@ -33,6 +33,7 @@ export const SHARED_STATE: Readonly<Record<string, string>> = {
   'newest-first': 'pages by number over every record the filters match',
   'candidate-details-shared': 'a write of a step rewrites every stored step of the same candidate_ats_id',
   'step-cache-stale-after-move': 'answers GET of a step from a cache kept per simulator for a second by the clock',
+  'jobboard-delete-removes-batch': 'remembers, per simulator, which jobboard job offers each batch created',
 };
 
 /** Why the persona's answers may depend on what runs beside a case (run it at both concurrencies), or undefined. */

@@ -36,7 +36,7 @@ describe('exploration (docs/explore.md)', function () {
   it('finds nothing wrong with the clean simulator, and searches within its request budget', async () => {
     const cases = await explore({ explore: { requests: 150, seconds: 30 } });
     const explored = cases.filter((c) => c.id.startsWith('explore.'));
-    expect(explored.map((c) => c.id)).to.have.members(['explore.application-steps', 'explore.ats-job-offers', 'explore.jobboard-activities', 'explore.credentials']);
+    expect(explored.map((c) => c.id)).to.have.members(['explore.application-steps', 'explore.ats-job-offers', 'explore.jobboard-activities', 'explore.jobboard-job-offers', 'explore.credentials']);
     for (const c of explored) {
       expect(c.verdict, `${c.id}: ${c.assertions.filter((a) => !a.passed).map((a) => a.message).join('; ')}`).to.equal('pass');
       expect(c.explore?.sequences, c.id).to.be.above(0);
