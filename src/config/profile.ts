@@ -324,7 +324,8 @@ export function loadProfile(flags: ProfileFlags, env: NodeJS.ProcessEnv = proces
   return profile;
 }
 
-function isHttpUrl(value: string): boolean {
+/** Whether a URL given for a target parses and is http or https. */
+export function isHttpUrl(value: string): boolean {
   try {
     return /^https?:$/.test(new URL(value).protocol);
   } catch {

@@ -2,7 +2,7 @@
 // them with (flags and environment only: the file init writes is not read), and how they are shown. Everything the
 // target sent is shown escaped (escapeTerminal), on the console and in the comments of the file alike: a reference
 // holding a line break must not end a YAML comment and write a key of its own.
-import { defaults, numberFlag, type Profile } from '../../config/profile.js';
+import { defaults, isHttpUrl, numberFlag, type Profile } from '../../config/profile.js';
 import { UsageError } from '../../errors.js';
 import { escapeTerminal } from '../../core/terminal.js';
 import { stripUserinfo } from '../../http/redact.js';
@@ -29,14 +29,6 @@ export function initProfile(argv: Record<string, unknown>, env: NodeJS.ProcessEn
   if (typeof argv['ca'] === 'string') profile.http.ca = argv['ca'];
   if (typeof argv['proxy'] === 'string') profile.http.proxy = argv['proxy'];
   return profile;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    return /^https?:$/.test(new URL(value).protocol);
-  } catch {
-    return false;
-  }
 }
 
 /** One listed job offer: its reference as a JSON string (as the config writes it), then its title; escaped. */
