@@ -27,6 +27,7 @@ import { personaByName } from '../../simulator/personas/index.js';
 import { runCard } from '../../simulator/dashboard/runs.js';
 import { runProgram } from '../../test/support/package.js';
 import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
+import { SELFCHECK_EXPLORE_BUDGET } from '../selfcheck/index.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'cli', 'main.js');
 const LIMIT_MS = 240_000;
@@ -52,9 +53,9 @@ interface Scenario {
 
 /**
  * The clean run explores at the default budget; the other scenarios are about verdicts, not about what exploration
- * finds, so their explore cases run (and are judged, so no verdict changes) at a small one.
+ * finds, so their explore cases run (and are judged, so no verdict changes) at the self-check's small one.
  */
-const SMALL_EXPLORE = ['--explore-budget', '100'];
+const SMALL_EXPLORE = ['--explore-budget', String(SELFCHECK_EXPLORE_BUDGET.requests)];
 
 describe('one verdict, every output (the consistency matrix)', function () {
   this.timeout(900_000);

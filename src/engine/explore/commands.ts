@@ -264,10 +264,13 @@ async function write(s: Session, r: ModelRecord, step: StepDef, twice: boolean, 
     r.fields = after();
     r.clause = readClause;
     r.why = `step ${s.at} (${what}${twice ? ' twice' : ''})`;
-  } else {
-    r.clause = 'REQUEST.REFUSED_CHANGES_NOTHING';
-    r.why = `step ${s.at} (${what}) was refused, so ${r.why.replace(/^step/, 'what step')} left`;
-  }
+  } else refused(s, r, what);
+}
+
+/** A refused write leaves the record as the steps before it did, and the next read judges that. */
+function refused(s: Session, r: ModelRecord, what: string): void {
+  r.clause = 'REQUEST.REFUSED_CHANGES_NOTHING';
+  r.why = `step ${s.at} (${what}) was refused, so ${r.why.replace(/^step/, 'what step')} left`;
 }
 
 /** DELETE of a record (jobboard job offers): accepted, it is gone, and no other record with it. */
@@ -291,10 +294,7 @@ export class Delete extends Command {
     if (outcomeOf(ex) === 'success') {
       s.records.splice(at, 1);
       s.removed.push({ handle: r.handle, why: `step ${s.at} deleted it` });
-    } else {
-      r.clause = 'REQUEST.REFUSED_CHANGES_NOTHING';
-      r.why = `step ${s.at} (DELETE) was refused, so ${r.why.replace(/^step/, 'what step')} left`;
-    }
+    } else refused(s, r, 'DELETE');
   }
 }
 
