@@ -98,7 +98,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^(dist|build|node_modules)/' },
     // Type-only imports count: a type circle is a circle.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

@@ -29,7 +29,7 @@ export const LINE_LENGTH = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'reports/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,7 +4,7 @@
 //   next to the modules that inline them: simulator/dashboard/page.ts and src/reporters/html-assets.ts read only
 //   these built files;
 // - yargs and its dependencies as one module, in place of tsc's output for src/cli/yargs.ts (start-up: see there);
-// - every definition of spec/schemas compiled by ajv ahead of time (dist/src/spec/validators/<schema file>.cjs; see validator()).
+// - every definition of spec/schemas compiled by ajv ahead of time (build/src/spec/validators/<schema file>.cjs; see validator()).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,17 +12,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const spec = await import(join(root, 'dist/src/spec/index.js'));
+const spec = await import(join(root, 'build/src/spec/index.js'));
 const { schemaFiles } = spec;
-const { listingColumns } = await import(join(root, 'dist/scripts/listing-columns.js'));
+const { listingColumns } = await import(join(root, 'build/scripts/listing-columns.js'));
 
 /** Per schema file (job-offer, …): the fields its listings show, from x-rdx-columns. */
 const columns = Object.fromEntries(schemaFiles().map((file) => file.replace(/\.json$/, ''))
   .map((resource) => [resource, listingColumns(resource)]).filter(([, list]) => list.length > 0));
 
 const bundles = [
-  { entry: 'simulator/dashboard/ui/app.ts', out: 'dist/simulator/dashboard/ui/app.js', define: { RDX_COLUMNS: JSON.stringify(columns) } },
-  { entry: 'src/reporters/ui/report.ts', out: 'dist/src/reporters/ui/report.js', define: {} },
+  { entry: 'simulator/dashboard/ui/app.ts', out: 'build/simulator/dashboard/ui/app.js', define: { RDX_COLUMNS: JSON.stringify(columns) } },
+  { entry: 'src/reporters/ui/report.ts', out: 'build/src/reporters/ui/report.js', define: {} },
 ];
 for (const b of bundles) {
   await build({
@@ -39,7 +39,7 @@ for (const b of bundles) {
   });
 }
 {
-  const out = join(root, 'dist/src/cli/yargs.js');
+  const out = join(root, 'build/src/cli/yargs.js');
   const result = await build({
     entryPoints: [join(root, 'src/cli/yargs.ts')],
     outfile: out,
@@ -68,7 +68,7 @@ for (const b of bundles) {
     if (!file) throw new Error(`scripts/bundle.mjs: ${dir} has no licence file to ship with the yargs bundle`);
     return `${manifest.name}@${manifest.version} (${manifest.license})\n\n${readFileSync(join(root, dir, file), 'utf8').trim()}\n`;
   });
-  writeFileSync(join(root, 'dist/src/cli/yargs.LICENSES.txt'),
+  writeFileSync(join(root, 'build/src/cli/yargs.LICENSES.txt'),
     `Packages bundled into yargs.js by scripts/bundle.mjs, with their licences.\n\n${notices.join('\n' + '-'.repeat(78) + '\n\n')}`);
   // The string-width copies inside make an Intl.Segmenter each as they load, 20 ms apiece for ICU's break data, though
   // only help text ever measures a string: each is made on its first use instead.
@@ -84,20 +84,20 @@ for (const b of bundles) {
   const uris = spec.schemaDefinitionUris();
   const hash = JSON.stringify(spec.schemasHash());
   // One module per schema file, its definitions (and what they reference) only: the first answer loads what it needs.
-  mkdirSync(join(root, 'dist/src/spec', spec.PRECOMPILED_VALIDATORS), { recursive: true });
+  mkdirSync(join(root, 'build/src/spec', spec.PRECOMPILED_VALIDATORS), { recursive: true });
   for (const file of schemaFiles()) {
     const own = uris.filter((uri) => uri.slice(spec.SCHEMA_BASE.length).split('#')[0] === file);
     const code = standaloneCode(ajv, Object.fromEntries(own.map((uri) => [uri, uri])));
-    writeFileSync(join(root, 'dist/src/spec', spec.precompiledModule(file)), `${code}\nexports.schemasHash = ${hash};\n`);
+    writeFileSync(join(root, 'build/src/spec', spec.precompiledModule(file)), `${code}\nexports.schemasHash = ${hash};\n`);
   }
 }
 for (const file of ['simulator/dashboard/ui/app.css', 'simulator/dashboard/ui/page.html', 'src/reporters/ui/report.css']) {
-  mkdirSync(dirname(join(root, 'dist', file)), { recursive: true });
-  copyFileSync(join(root, file), join(root, 'dist', file));
+  mkdirSync(dirname(join(root, 'build', file)), { recursive: true });
+  copyFileSync(join(root, file), join(root, 'build', file));
 }
 
 // The suites that ship, parsed and checked once here rather than on every run (src/engine/suite.ts, PARSED_CACHE).
 {
-  const { parsedSuites } = await import(join(root, 'dist/src/engine/suite.js'));
-  writeFileSync(join(root, 'dist/src/engine/suites.parsed.json'), JSON.stringify(parsedSuites()));
+  const { parsedSuites } = await import(join(root, 'build/src/engine/suite.js'));
+  writeFileSync(join(root, 'build/src/engine/suites.parsed.json'), JSON.stringify(parsedSuites()));
 }

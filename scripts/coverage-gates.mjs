@@ -59,7 +59,7 @@ function sum(entries) {
  * reads as 0% covered, though there is nothing in it to run.
  */
 export function typeOnly(source, base = root) {
-  const built = join(base, 'dist', source.replace(/\.ts$/, '.js'));
+  const built = join(base, 'build', source.replace(/\.ts$/, '.js'));
   if (!source.endsWith('.ts') || !existsSync(built)) return false;
   const code = readFileSync(built, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').replace(/export\s*\{\s*\};?/g, '');
   return code.trim() === '';

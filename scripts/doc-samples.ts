@@ -1,6 +1,6 @@
 // Sample outputs quoted by the docs, produced from real runs of `rdx run` against the bundled simulator (clean, and
 // with the fault personas the docs name), so the counts and lines they quote are what a run prints today. Each sample
-// sits between markers in its file; `node dist/scripts/doc-samples.js --write` rewrites them and
+// sits between markers in its file; `node build/scripts/doc-samples.js --write` rewrites them and
 // scripts/doc-samples.test.ts fails when one differs from a fresh run's output. Credentials go through the
 // environment, as the README advises, never a flag. A long --timeout keeps a loaded machine from turning a slow answer
 // into an error the docs would then quote.
@@ -16,7 +16,7 @@ import { startSimulator } from '../simulator/index.js';
 import { personaByName } from '../simulator/personas/index.js';
 import { currentBlock } from './docs.js';
 
-export const SAMPLES_REGENERATE = 'node dist/scripts/doc-samples.js --write';
+export const SAMPLES_REGENERATE = 'node build/scripts/doc-samples.js --write';
 const begin = (name: string): string => `<!-- sample: ${name} by \`${SAMPLES_REGENERATE}\` from real runs against the bundled simulator; a test keeps it true -->`;
 const END = '<!-- sample: end -->';
 

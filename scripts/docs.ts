@@ -1,6 +1,6 @@
 // Reference docs generated from their sources, so they cannot drift: docs/cli.md from the yargs definitions of every
 // command, docs/profile.md from the profile schema and the interpretation register, docs/personas.md from the
-// personas, docs/api.md's error codes from ERROR_CODES. Each file keeps hand-written text around a generated block; `node dist/scripts/docs.js --write`
+// personas, docs/api.md's error codes from ERROR_CODES. Each file keeps hand-written text around a generated block; `node build/scripts/docs.js --write`
 // rewrites the blocks and scripts/docs.test.ts fails when one is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { ERROR_CODES, EXIT } from '../src/errors.js';
 /** yargs' instance type, through the CLI's yargs module: the package itself is imported in src/cli alone. */
 type Argv = ReturnType<typeof yargs>;
 
-export const REGENERATE = 'node dist/scripts/docs.js --write';
+export const REGENERATE = 'node build/scripts/docs.js --write';
 const begin = (name: string): string => `<!-- generated: ${name} by \`${REGENERATE}\` from its source; a test keeps it true -->`;
 const END = '<!-- generated: end -->';
 

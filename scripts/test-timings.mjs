@@ -3,7 +3,7 @@
 //
 //   node scripts/test-timings.mjs                       every test file, as npm test runs them (without c8)
 //   node scripts/test-timings.mjs --c8                  under c8, as npm test does (slower: coverage is collected)
-//   node scripts/test-timings.mjs 'dist/test/**/*.test.js' --top 30
+//   node scripts/test-timings.mjs 'build/test/**/*.test.js' --top 30
 //   node scripts/test-timings.mjs --from timings.json   print the table of an earlier run's timings
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

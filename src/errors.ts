@@ -116,7 +116,8 @@ function whereIn(stack: string): string | undefined {
   for (const line of stack.split('\n').slice(1)) {
     const m = /\(?(?:file:\/\/)?([^()\s]+):(\d+):\d+\)?\s*$/.exec(line);
     if (!m?.[1] || m[1].startsWith('node:') || m[1].includes('/node_modules/')) continue;
-    const i = m[1].lastIndexOf('/dist/');
+    // Relative to the package: dist/ where it is installed, build/ in a checkout's tests.
+    const i = Math.max(m[1].lastIndexOf('/dist/'), m[1].lastIndexOf('/build/'));
     return `${i >= 0 ? m[1].slice(i + 1) : m[1]}:${m[2]}`;
   }
   return undefined;

@@ -1,5 +1,6 @@
-// testcontainers is an optional peer dependency: only `rdx run --image` needs it (with ssh2 and cpu-features, it is
-// most of an install). Its module is loaded here, on --image only, and its absence said as what to install.
+// testcontainers is an optional dependency: only `rdx run --image` needs it (with ssh2 and cpu-features, it is most
+// of an install), so an install may leave it out (`--omit=optional`, or where it fails to install). Its module is
+// loaded here, on --image only, and its absence said as what to install.
 import { UsageError } from '../errors.js';
 
 /** What to run when --image is given and testcontainers is not installed. */
