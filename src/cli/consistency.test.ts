@@ -26,6 +26,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName } from '../../simulator/personas/index.js';
 import { runCard } from '../../simulator/dashboard/runs.js';
 import { runProgram } from '../../test/support/package.js';
+import { allLimited } from '../../test/support/limit.js';
 import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 import { SELFCHECK_EXPLORE_BUDGET } from '../selfcheck/index.js';
 
@@ -56,6 +57,8 @@ interface Scenario {
  * finds, so their explore cases run (and are judged, so no verdict changes) at the self-check's small one.
  */
 const SMALL_EXPLORE = ['--explore-budget', String(SELFCHECK_EXPLORE_BUDGET.requests)];
+/** Runs and programs side by side: each is mostly one process's CPU, and the machine has two cores. */
+const SIDE_BY_SIDE = 3;
 
 describe('one verdict, every output (the consistency matrix)', function () {
   this.timeout(900_000);
@@ -80,67 +83,77 @@ describe('one verdict, every output (the consistency matrix)', function () {
   async function run(name: string, verdict: RunVerdict, code: number, args: string[], env: Record<string, string> = {}, also?: Scenario['also']): Promise<Scenario> {
     const reports = join(root, name);
     const r = await rdx(['run', '--report-dir', reports, '--bundle', ...(name === 'clean' ? [] : SMALL_EXPLORE), ...args], env);
-    return add({ name, verdict, code, dir: join(reports, 'latest'), console: r.stdout, run: r, ...(also ? { also } : {}) });
+    return scenario({ name, verdict, code, dir: join(reports, 'latest'), console: r.stdout, run: r, ...(also ? { also } : {}) });
   }
 
-  function add(s: Omit<Scenario, 'report'> & { run: Run }): Scenario {
+  function scenario(s: Omit<Scenario, 'report'> & { run: Run }): Scenario {
     expect(s.run.code, `${s.name}: ${s.run.stderr}`).to.equal(s.code);
     const { run: _, ...rest } = s;
-    const scenario: Scenario = { ...rest, report: JSON.parse(readFileSync(join(s.dir, 'report.json'), 'utf8')) as RunReport };
-    scenarios.push(scenario);
-    return scenario;
+    return { ...rest, report: JSON.parse(readFileSync(join(s.dir, 'report.json'), 'utf8')) as RunReport };
   }
 
-  before(async function () {
-    // Clean: the whole suite against the bundled simulator.
-    clean = await run('clean', 'CONFORMANT', 0, []);
-
-    // A MUST failure (a fault persona), its failures written to a baseline on the way; then the same fault with the
-    // baseline: excused, never CONFORMANT.
+  /** A MUST failure (a fault persona), its failures written to a baseline on the way; then the same fault with the baseline: excused, never CONFORMANT. */
+  async function mustFailureThenBaseline(): Promise<Scenario[]> {
     const baselineFile = join(root, 'baseline.yaml');
     const fault = await target(['status-filter-ignored'], true);
-    await run('must-failure', 'NOT_CONFORMANT', 1, [...fault.args, '--update-baseline', baselineFile], fault.env, (s) => expect(s.mustFailures).to.be.greaterThan(0));
+    const failing = await run('must-failure', 'NOT_CONFORMANT', 1, [...fault.args, '--update-baseline', baselineFile], fault.env, (s) => expect(s.mustFailures).to.be.greaterThan(0));
     // --update-baseline writes a TODO reason, which excuses nothing: a reviewer gives each entry its reason.
     const written = parseYaml(readFileSync(baselineFile, 'utf8')) as { knownFailures: { id: string; reason: string }[] };
     expect(written.knownFailures.length).to.be.greaterThan(0);
     for (const e of written.knownFailures) e.reason = 'ticket RDX-1: the status filter is ignored';
     writeFileSync(baselineFile, stringifyYaml(written));
     const excused = await target(['status-filter-ignored'], true);
-    await run('baseline', 'KNOWN_FAILURES', 0, [...excused.args, '--baseline', baselineFile], excused.env,
-      (s) => expect(s.knownFailures).to.be.greaterThan(0));
+    return [failing, await run('baseline', 'KNOWN_FAILURES', 0, [...excused.args, '--baseline', baselineFile], excused.env,
+      (s) => expect(s.knownFailures).to.be.greaterThan(0))];
+  }
 
-    // SHOULD-only warnings: CONFORMANT by default; NOT_CONFORMANT with --fail-on should (a part of the suite suffices).
-    const warns = await target(['no-www-authenticate'], true);
-    await run('should-warnings', 'CONFORMANT', 0, warns.args, warns.env, (s) => expect(s.shouldWarnings).to.be.greaterThan(0));
-    const strict = await target(['no-www-authenticate'], true);
-    await run('should-failing', 'NOT_CONFORMANT', 1, [...strict.args, '--grep', '^auth\\.', '--fail-on', 'should'], strict.env,
-      (s) => expect(s).to.include({ mustFailures: 0, errors: 0, failOn: 'should' }));
-
-    // INCOMPLETE by missing fixtures: a target whose profile names none.
-    const bare = await target([], false);
-    await run('missing-fixture', 'INCOMPLETE', 4, bare.args, bare.env, (s) => {
-      expect(s.toComplete.map((t) => t.unlock).join(' ')).to.match(/fixtures\./).and.not.include('without filters');
-    });
-
-    // Filtered, --bail, cut by --deadline.
-    await run('filtered', 'INCOMPLETE', 4, ['--endpoint', '3'], {}, (s) => expect(s.toComplete.map((t) => t.unlock)).to.deep.equal(['without filters']));
-    const bail = await target(['status-filter-ignored'], true);
-    await run('bail', 'NOT_CONFORMANT', 1, [...bail.args, '--bail'], bail.env, (s) => {
-      expect(s.toComplete.map((t) => t.unlock)).to.include('without --bail');
-      expect(s.mustFailures + s.errors).to.equal(1);
-    });
-    await run('deadline', 'INCOMPLETE', 4, ['--deadline', '1s'], {}, (s) => expect(s.toComplete.map((t) => t.unlock)).to.include('--deadline'));
-
-    // Shards of one run, merged whole and with one missing (rdx report prints the verdict on stderr).
+  /** Shards of one run, merged whole and with one missing (rdx report prints the verdict on stderr). */
+  async function shards(): Promise<Scenario[]> {
     for (const i of [1, 2, 3]) expect((await rdx(['run', '-R', 'none', ...SMALL_EXPLORE, '--shard', `${i}/3`, '--report-dir', join(root, `shard-${i}`), '--allow-incomplete'])).code).to.equal(0);
     const shard = (i: number): string => join(root, `shard-${i}`, 'latest', 'report.json');
     const merged = await rdx(['report', shard(1), shard(2), shard(3), '--out', join(root, 'merged'), '--bundle']);
-    add({ name: 'shards-merged', verdict: 'CONFORMANT', code: 0, dir: join(root, 'merged'), console: merged.stderr, run: merged });
     const partial = await rdx(['report', shard(1), shard(2), '--out', join(root, 'merged-partial'), '--bundle']);
-    add({ name: 'shards-one-missing', verdict: 'INCOMPLETE', code: 4, dir: join(root, 'merged-partial'), console: partial.stderr, run: partial,
-      also: (s) => expect(s.toComplete.map((t) => t.unlock)).to.deep.equal(['--shard 3/3']) });
+    return [
+      scenario({ name: 'shards-merged', verdict: 'CONFORMANT', code: 0, dir: join(root, 'merged'), console: merged.stderr, run: merged }),
+      scenario({ name: 'shards-one-missing', verdict: 'INCOMPLETE', code: 4, dir: join(root, 'merged-partial'), console: partial.stderr, run: partial,
+        also: (s) => expect(s.toComplete.map((t) => t.unlock)).to.deep.equal(['--shard 3/3']) }),
+    ];
+  }
 
-    // Interrupted: SIGINT once the first suite file has reported; the run ends at once, the reports are written.
+  before(async function () {
+    const one = (make: () => Promise<Scenario>) => async (): Promise<Scenario[]> => [await make()];
+    const withTarget = (personas: string[], fixtures: boolean, make: (t: { args: string[]; env: Record<string, string> }) => Promise<Scenario>) =>
+      one(async () => make(await target(personas, fixtures)));
+    // The scenarios do not depend on each other (but for the baseline on the MUST failure before it): they run side
+    // by side, three at a time, and are listed in the order the checks name them.
+    const made = await allLimited(SIDE_BY_SIDE, [
+      // Clean: the whole suite against the bundled simulator.
+      one(() => run('clean', 'CONFORMANT', 0, [])),
+      mustFailureThenBaseline,
+      // SHOULD-only warnings: CONFORMANT by default; NOT_CONFORMANT with --fail-on should (a part of the suite suffices).
+      withTarget(['no-www-authenticate'], true, (t) => run('should-warnings', 'CONFORMANT', 0, t.args, t.env, (s) => expect(s.shouldWarnings).to.be.greaterThan(0))),
+      withTarget(['no-www-authenticate'], true, (t) => run('should-failing', 'NOT_CONFORMANT', 1, [...t.args, '--grep', '^auth\\.', '--fail-on', 'should'], t.env,
+        (s) => expect(s).to.include({ mustFailures: 0, errors: 0, failOn: 'should' }))),
+      // INCOMPLETE by missing fixtures: a target whose profile names none.
+      withTarget([], false, (t) => run('missing-fixture', 'INCOMPLETE', 4, t.args, t.env, (s) => {
+        expect(s.toComplete.map((u) => u.unlock).join(' ')).to.match(/fixtures\./).and.not.include('without filters');
+      })),
+      // Filtered, --bail, cut by --deadline.
+      one(() => run('filtered', 'INCOMPLETE', 4, ['--endpoint', '3'], {}, (s) => expect(s.toComplete.map((t) => t.unlock)).to.deep.equal(['without filters']))),
+      withTarget(['status-filter-ignored'], true, (t) => run('bail', 'NOT_CONFORMANT', 1, [...t.args, '--bail'], t.env, (s) => {
+        expect(s.toComplete.map((u) => u.unlock)).to.include('without --bail');
+        expect(s.mustFailures + s.errors).to.equal(1);
+      })),
+      one(() => run('deadline', 'INCOMPLETE', 4, ['--deadline', '1s'], {}, (s) => expect(s.toComplete.map((t) => t.unlock)).to.include('--deadline'))),
+      shards,
+      one(interrupted),
+    ]);
+    scenarios.push(...made.flat());
+    clean = scenarios[0] as Scenario;
+  });
+
+  /** Interrupted: SIGINT once the first suite file has reported; the run ends at once, the reports are written. */
+  async function interrupted(): Promise<Scenario> {
     const reports = join(root, 'interrupted');
     const child = spawn(process.execPath, [cli, 'run', '--report-dir', reports, '--bundle'], { cwd: packageRoot, env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_'))) });
     let out = '';
@@ -162,9 +175,9 @@ describe('one verdict, every output (the consistency matrix)', function () {
       });
     });
     expect(signalled, 'the run reported a suite file before it ended').to.equal(true);
-    add({ name: 'interrupted', verdict: 'INCOMPLETE', code: 130, dir: join(reports, 'latest'), console: out, run: { code, stdout: out, stderr: err },
+    return scenario({ name: 'interrupted', verdict: 'INCOMPLETE', code: 130, dir: join(reports, 'latest'), console: out, run: { code, stdout: out, stderr: err },
       also: (s) => expect(s.toComplete.map((t) => t.unlock)).to.include('an uninterrupted run') });
-  });
+  }
 
   after(async () => {
     for (const sim of simulators) await sim.close();
@@ -174,7 +187,7 @@ describe('one verdict, every output (the consistency matrix)', function () {
   const each = (check: (s: Scenario) => void | Promise<void>) => async (): Promise<void> => {
     expect(scenarios.map((s) => s.name)).to.deep.equal(['clean', 'must-failure', 'baseline', 'should-warnings', 'should-failing', 'missing-fixture',
       'filtered', 'bail', 'deadline', 'shards-merged', 'shards-one-missing', 'interrupted']);
-    for (const s of scenarios) await check(s);
+    await allLimited(SIDE_BY_SIDE, scenarios.map((s) => async () => check(s)));
   };
   const word = (s: Scenario): string => VERDICT_WORDS[s.verdict];
 

@@ -18,6 +18,7 @@ import { IdSourceSet, idSourceProblem } from './id-sources.js';
 import { exitCodeOf, runConformance, summarise, type RunOptions, type RunReport } from './run.js';
 import type { CaseResult } from '../core/results.js';
 import { embeddedSimulator } from '../compose.js';
+import { SELFCHECK_EXPLORE_BUDGET } from '../selfcheck/index.js';
 
 /** Every job offer create refused: the prerequisite of every {id} case fails. */
 const refusesJobOffers: Persona = {
@@ -31,9 +32,15 @@ const refusesJobOffers: Persona = {
   },
 };
 
+/**
+ * These runs are about verdicts, not about what exploration finds: their explore cases run (and are judged, so no
+ * verdict changes) at the self-check's small budget. The first test runs at the default one, as `npm start` does.
+ */
+const verdictProfile = (extra: Partial<Profile> = {}): Profile => ({ ...defaults(), explore: { ...SELFCHECK_EXPLORE_BUDGET }, ...extra });
+
 const embedded = (options: Omit<Partial<RunOptions>, 'profile'> & { personas?: Persona[]; profile?: Partial<Profile> } = {}) => {
   const { personas, profile, ...rest } = options;
-  return runConformance({ reporter: 'none', ...rest, profile: { ...defaults(), ...profile }, simulator: embeddedSimulator(personas ? { personas } : {}) });
+  return runConformance({ reporter: 'none', ...rest, profile: verdictProfile(profile), simulator: embeddedSimulator(personas ? { personas } : {}) });
 };
 
 const byId = (report: RunReport, id: string): CaseResult => {
@@ -105,8 +112,8 @@ describe('run verdicts', function () {
 
   describe('against a simulator given as a base URL', () => {
     let sim: Simulator;
-    const remote = (extra: Partial<Profile> = {}): Profile => ({
-      ...defaults(), baseUrl: sim.baseUrl, clientId: 'rdx-verdicts', clientSecret: 'verdicts-secret-1', ...extra,
+    const remote = (extra: Partial<Profile> = {}): Profile => verdictProfile({
+      baseUrl: sim.baseUrl, clientId: 'rdx-verdicts', clientSecret: 'verdicts-secret-1', ...extra,
     });
 
     before(async () => {
