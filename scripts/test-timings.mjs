@@ -14,7 +14,7 @@ import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const DEFAULT_GLOB = 'dist/{src,simulator,scripts,test,bench}/**/*.test.js';
+const DEFAULT_GLOB = 'build/{src,simulator,scripts,test,bench}/**/*.test.js';
 
 function option(argv, name) {
   const at = argv.indexOf(name);
@@ -32,7 +32,7 @@ export function table(timings, top = 15) {
   const summed = files.reduce((sum, f) => sum + f.ms, 0);
   const lines = ['| # | Test file | Tests | Time (s) | Share |', '|---:|---|---:|---:|---:|'];
   files.slice(0, top).forEach((f, i) => {
-    const name = relative(root, f.file).replace(/^dist\//, '').replace(/\.js$/, '.ts');
+    const name = relative(root, f.file).replace(/^build\//, '').replace(/\.js$/, '.ts');
     lines.push(`| ${i + 1} | \`${name}\` | ${f.tests} | ${seconds(f.ms)} | ${Math.round((100 * f.ms) / Math.max(summed, 1))} % |`);
   });
   lines.push('', `Whole mocha run: ${seconds(timings.totalMs)} s over ${files.length} files (${files.reduce((n, f) => n + f.tests, 0)} tests).`);
