@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 
 const notFound = (name: string): Error => Object.assign(new Error(`Cannot find package '${name}' imported from /x/dist/src/container/index.js`), { code: 'ERR_MODULE_NOT_FOUND' });
 
-describe('loading the container module (testcontainers, an optional dependency)', () => {
+describe('loading the container module (testcontainers, loaded only for --image)', () => {
   it('says to install testcontainers when it is missing', async () => {
     const error = await loadContainer(() => Promise.reject(notFound('testcontainers'))).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(UsageError);
@@ -18,7 +18,7 @@ describe('loading the container module (testcontainers, an optional dependency)'
     expect(missingPackage(new Error("Cannot find package 'testcontainers'"), 'testcontainers')).to.equal(false);
   });
 
-  it('loads the module where testcontainers is installed (here, as a production install has it)', async () => {
+  it('loads the module where testcontainers is installed (here, as every install has it)', async () => {
     expect(typeof (await loadContainer()).withContainer).to.equal('function');
   });
 });

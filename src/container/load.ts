@@ -1,6 +1,6 @@
-// testcontainers is an optional dependency: only `rdx run --image` needs it (with ssh2 and cpu-features, it is most
-// of an install), so an install may leave it out (`--omit=optional`, or where it fails to install). Its module is
-// loaded here, on --image only, and its absence said as what to install.
+// testcontainers is a dependency, but only `rdx run --image` needs it (with ssh2 and cpu-features, it is most of an
+// install): its module is loaded here, on --image only, so that no other command pays for loading it; where an
+// install lacks it all the same (removed, or a partial copy), --image says what to install.
 import { UsageError } from '../errors.js';
 
 /** What to run when --image is given and testcontainers is not installed. */

@@ -10,8 +10,7 @@ import { packList, type PackList } from '../support/package.js';
 
 const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
   bin: Record<string, string>; main: string; types: string; exports: Record<string, unknown>;
-  dependencies: Record<string, string>; devDependencies: Record<string, string>;
-  optionalDependencies?: Record<string, string>; scripts: Record<string, string>;
+  dependencies: Record<string, string>; devDependencies: Record<string, string>; scripts: Record<string, string>;
 };
 
 /** The module specifiers of compiled ESM: static imports and re-exports, side-effect imports, import() and require(). */
@@ -82,11 +81,9 @@ describe('package contents (npm pack --dry-run)', function () {
     for (const p of [manifest.main, manifest.types, ...Object.values(manifest.bin)]) expect(paths, p).to.include(p.replace(/^\.\//, ''));
   });
 
-  it('needs testcontainers only for --image (an optional dependency), and runs no script of its own on install', () => {
-    expect(manifest.dependencies).to.not.have.property('testcontainers');
-    // Optional, not a peer: `npm install --omit=dev` installs it, so --image works from a production install;
-    // `--omit=optional` leaves it out, and --image then says what to install (installed.test.ts).
-    expect(manifest.optionalDependencies).to.have.property('testcontainers');
+  it('has testcontainers (which --image loads) as a runtime dependency, and runs no script of its own on install', () => {
+    // Shipped code imports it (dist/src/container/index.js): a production install must have it, whatever it omits.
+    expect(manifest.dependencies).to.have.property('testcontainers');
     expect(manifest.devDependencies).to.not.have.property('testcontainers');
     // prepare runs on a local install and again on npm pack; prepack builds once, when packing, never on install.
     expect(Object.keys(manifest.scripts).filter((s) => /^(pre|post)?install$|^prepare$/.test(s))).to.deep.equal([]);
@@ -112,8 +109,6 @@ describe('package contents (npm pack --dry-run)', function () {
           continue;
         }
         const name = packageName(specifier);
-        // An optional dependency (testcontainers) only where --image alone loads it (src/container/load.ts).
-        if (name in (manifest.optionalDependencies ?? {}) && file === 'dist/src/container/index.js') continue;
         if (!(name in manifest.dependencies)) {
           problems.push(`${file} imports ${specifier}, but ${name} is ${name in manifest.devDependencies ? 'a devDependency' : 'not a dependency'}`);
         }

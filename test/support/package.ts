@@ -71,19 +71,17 @@ export interface Installed {
 }
 
 /**
- * Packs the package (or takes the tarball given) and installs it with --omit=dev into a fresh project (npm's cache
- * first, the registry for what it lacks), as `npm install --omit=dev ./rdx-conformance-x.y.z.tgz` in a vendor's
- * project; `omitOptional` adds --omit=optional, as a vendor who never runs `--image` may.
+ * Packs the package and installs the tarball with --omit=dev into a fresh project (npm's cache first, the registry
+ * for what it lacks), as `npm install --omit=dev ./rdx-conformance-x.y.z.tgz` in a vendor's project.
  */
-export async function installPacked(options: { tarball?: string; omitOptional?: boolean } = {}): Promise<Installed> {
+export async function installPacked(): Promise<Installed> {
   const root = mkdtempSync(join(tmpdir(), 'rdx-packed-'));
   try {
-    const tarball = options.tarball ?? await packInto(root);
+    const tarball = await packInto(root);
     const project = join(root, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'rdx-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-    const omit = options.omitOptional ? ['--omit=dev', '--omit=optional'] : ['--omit=dev'];
-    await npm(['install', ...omit, '--prefer-offline', '--no-package-lock', tarball], project);
+    await npm(['install', '--omit=dev', '--prefer-offline', '--no-package-lock', tarball], project);
     const packageDir = join(project, 'node_modules', 'rdx-conformance');
     return { project, bin: join(project, 'node_modules', '.bin', 'rdx'), packageDir, tarball, remove: () => rmSync(root, { recursive: true, force: true }) };
   } catch (error) {

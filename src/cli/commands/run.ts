@@ -96,7 +96,7 @@ export async function handler(argv: Record<string, unknown>): Promise<number> {
     ...(container ? { image: container.image } : {}),
     simulator: embeddedSimulator(),
   });
-  // testcontainers (an optional dependency) is loaded only with --image; withContainer removes the container
+  // testcontainers (heavy; only --image needs it) is loaded only with --image; withContainer removes the container
   // however the run ends.
   let outcome: Awaited<ReturnType<typeof conform>>;
   try {
