@@ -26,7 +26,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { personaByName } from '../../simulator/personas/index.js';
 import { runCard } from '../../simulator/dashboard/runs.js';
 import { runProgram } from '../../test/support/package.js';
-import { allLimited } from '../../test/support/limit.js';
+import { allLimited } from '../core/limit.js';
 import { launchChromium, skipWithoutChromium } from '../../test/support/chromium.js';
 import { SELFCHECK_EXPLORE_BUDGET } from '../selfcheck/index.js';
 

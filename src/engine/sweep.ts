@@ -7,6 +7,7 @@
 import type { ResidueEntry } from '../core/results.js';
 import type { TokenSender } from '../http/auth.js';
 import { deletableById } from '../core/residue.js';
+import { allLimited } from '../core/limit.js';
 
 /** What the sweep did: the records it sent a DELETE for, those the target deleted, the throttled answers it met. */
 export interface SweepOutcome {
@@ -36,21 +37,16 @@ export async function sweepResidue(ledger: ResidueEntry[], tokens: TokenSender, 
     const url = `${baseUrl.replace(/\/$/, '')}${path.replace('{id}', encodeURIComponent(String(id)))}`;
     records.set(key, { url, entries: [...(records.get(key)?.entries ?? []), entry] });
   }
-  const queue = [...records.values()];
   let deleted = 0;
   let throttled = 0;
-  const worker = async (): Promise<void> => {
-    for (let record = queue.shift(); record; record = queue.shift()) {
-      const ex = await tokens.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json' } });
-      const status = ex.response?.status ?? 0;
-      throttled += ex.throttled?.answers ?? 0;
-      if (status >= 200 && status < 300) {
-        for (const e of record.entries) e.deleted = true;
-        deleted += 1;
-      }
+  await allLimited(Math.max(1, Math.floor(concurrency)), [...records.values()].map((record) => async (): Promise<void> => {
+    const ex = await tokens.send('sweep: delete what the run created', { method: 'DELETE', url: record.url, headers: { accept: 'application/json' } });
+    const status = ex.response?.status ?? 0;
+    throttled += ex.throttled?.answers ?? 0;
+    if (status >= 200 && status < 300) {
+      for (const e of record.entries) e.deleted = true;
+      deleted += 1;
     }
-  };
-  const sent = queue.length;
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, worker));
-  return { records: sent, deleted, throttled };
+  }));
+  return { records: records.size, deleted, throttled };
 }

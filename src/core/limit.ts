@@ -1,6 +1,7 @@
-// Tasks side by side, at most `limit` at a time, for tests whose steps are whole runs or programs that do not depend
-// on each other: on a 2-core machine two or three of them overlap their waits (process start-up, I/O, the target)
-// without slowing each other much. The results keep the tasks' order; the first failure is the failure.
+// Tasks side by side, at most `limit` at a time: the end-of-run sweep's DELETEs at the run's concurrency, and tests
+// whose steps are whole runs or programs that do not depend on each other (on a 2-core machine two or three of them
+// overlap their waits without slowing each other much). The results keep the tasks' order; the first failure is
+// the failure.
 
 /** Runs the tasks, `limit` at a time; resolves to their results in the tasks' order. */
 export async function allLimited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
