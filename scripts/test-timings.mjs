@@ -1,5 +1,6 @@
-// The slowest test files: runs mocha (by default over what `npm test` runs, after `npm run build`) with a reporter
-// that times each file, then prints the slowest 15 and the whole run as a Markdown table (docs/testing.md holds one).
+// The slowest test files: runs mocha (by default over what `npm test` runs, after `npm run build`, but one file after
+// the other: side by side, a file's time would be its neighbour's too) with a reporter that times each file, then
+// prints the slowest 15 and the whole run as a Markdown table (docs/testing.md holds one).
 //
 //   node scripts/test-timings.mjs                       every test file, as npm test runs them (without c8)
 //   node scripts/test-timings.mjs --c8                  under c8, as npm test does (slower: coverage is collected)
@@ -12,9 +13,9 @@ import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
+import { testFiles } from './test-files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const DEFAULT_GLOB = 'build/{src,simulator,scripts,test,bench}/**/*.test.js';
 
 function option(argv, name) {
   const at = argv.indexOf(name);
@@ -50,7 +51,7 @@ function main(argv) {
   const c8 = args.includes('--c8');
   const globs = args.filter((a) => a !== '--c8');
   const output = join(mkdtempSync(join(tmpdir(), 'rdx-timings-')), 'timings.json');
-  const mocha = [join(root, 'node_modules/mocha/bin/mocha.js'), ...(globs.length ? globs : [DEFAULT_GLOB]),
+  const mocha = [join(root, 'node_modules/mocha/bin/mocha.js'), ...(globs.length ? globs : testFiles()),
     '--reporter', join(root, 'scripts/test-timings-reporter.cjs'), '--reporter-option', `output=${output}`];
   const command = c8 ? [join(root, 'node_modules/c8/bin/c8.js'), 'node', ...mocha] : mocha;
   const started = performance.now();

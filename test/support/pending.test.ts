@@ -1,7 +1,11 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../src/spec/index.js';
+import { rdxProcess } from './cli.js';
 import { chromiumUnavailable, skipWithoutChromium } from './chromium.js';
 import { ALLOWED_SKIPS_FILE, judgePending, parseAllowedSkips, skippableCounts } from './pending.js';
 
@@ -59,6 +63,39 @@ describe('skipped tests: the allowed list and its verdict', () => {
     const ci = readFileSync(join(packageRoot, '.ci', 'run'), 'utf8');
     // The engine's start decides the run: a failed start exits, and the requirement is set unconditionally after it.
     expect(ci).to.match(/if ! scripts\/docker-engine\.sh start; then\n(?:.*\n)*?\s+exit 1\nfi\nexport RDX_REQUIRE_CONTAINER_ENGINE=1\n/);
+  });
+});
+
+describe('the skip rule as the reporter of a whole mocha run', function () {
+  this.timeout(60_000);
+  const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
+  const reporter = fileURLToPath(new URL('./pending.js', import.meta.url));
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rdx-pending-'));
+    writeFileSync(join(dir, 'a.test.mjs'), "describe('plain', () => { it('adds', () => {}); it.skip('arithmetic', () => {}); });\n");
+    writeFileSync(join(dir, 'b.test.mjs'), "describe('other', () => { it('passes', () => {}); });\n");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (ci: string, ...flags: string[]) => rdxProcess(
+    ['--no-config', '--reporter', reporter, ...flags, join(dir, 'a.test.mjs'), join(dir, 'b.test.mjs')],
+    { script: mocha, env: { CI: ci }, hangGuardMs: 50_000 });
+
+  for (const flags of [[], ['--parallel', '--jobs', '2']]) {
+    const mode = flags.length > 0 ? 'side by side (--parallel)' : 'one file after the other';
+    it(`fails CI on a skip the list does not allow, with every test passing, ${mode}`, async () => {
+      const ended = await run('true', ...flags);
+      expect(ended.stdout).to.include('2 passing').and.include('1 pending');
+      expect(ended.stdout).to.include(`skipped in CI: plain arithmetic (not in ${ALLOWED_SKIPS_FILE})`);
+      expect(ended.code, ended.stdout + ended.stderr).to.equal(1);
+    });
+  }
+
+  it('outside CI lists the same skip and passes', async () => {
+    const ended = await run('false', '--parallel', '--jobs', '2');
+    expect(ended.stdout).to.include(`would fail CI: not in ${ALLOWED_SKIPS_FILE}\n    - plain arithmetic`);
+    expect(ended.stdout).to.include('Tests that may skip');
+    expect(ended.code, ended.stdout + ended.stderr).to.equal(0);
   });
 });
 

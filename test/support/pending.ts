@@ -1,11 +1,11 @@
-// The one rule for skipped (pending) tests, as a mocha root hook plugin (.mocharc.json requires the built file):
+// The one rule for skipped (pending) tests, as the mocha reporter of .mocharc.json (the built file):
 // after the last test it prints, per entry of test/support/allowed-skips.yaml, how many of the tests it names ran and
 // skipped (so CI shows its browser and Docker tests ran), then every skipped test with the reason the list gives.
 // In CI (CI=true) a skipped test that the list does not allow there fails the run; elsewhere it is printed and the
 // run goes on.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context, RootHookObject, Suite, Test } from 'mocha';
+import Mocha from 'mocha';
 import { parse } from 'yaml';
 import { packageRoot } from '../../src/spec/index.js';
 
@@ -82,22 +82,37 @@ export function skippableCounts(tests: { title: string; state: string | undefine
   });
 }
 
-function tests(suite: Suite): Test[] {
-  return [...suite.tests, ...suite.suites.flatMap(tests)];
+/**
+ * The spec reporter plus the skip rule, in mocha's main process: with `--parallel` each file runs in a worker, and
+ * only the reporter sees every test of the run. A skip the list does not allow in CI counts as a failure of the run.
+ */
+export default class PendingReporter extends Mocha.reporters.Spec {
+  constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
+    super(runner, options);
+    const { EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_RUN_END } = Mocha.Runner.constants;
+    const seen: { title: string; state: string }[] = [];
+    runner.on(EVENT_TEST_PASS, (test) => seen.push({ title: test.fullTitle(), state: 'passed' }));
+    runner.on(EVENT_TEST_FAIL, (test) => {
+      // A failing hook is reported as a failure too; only tests count as run.
+      if (test.type === 'test') seen.push({ title: test.fullTitle(), state: 'failed' });
+    });
+    runner.on(EVENT_TEST_PENDING, (test) => seen.push({ title: test.fullTitle(), state: 'pending' }));
+    // Registered before the runner's own end listener, which hands the failure count to mocha's exit code.
+    runner.once(EVENT_RUN_END, () => {
+      const problems = reportPending(seen, process.env['CI'] === 'true', (text) => process.stdout.write(text));
+      if (problems.length === 0) return;
+      process.stdout.write(`\n  FAILED: tests were skipped in CI that ${ALLOWED_SKIPS_FILE} does not allow there:\n${problems.join('\n')}\n`);
+      runner.failures += problems.length;
+    });
+  }
 }
 
-export const mochaHooks: RootHookObject = {
-  afterAll(this: Context) {
-    const root = this.test?.parent;
-    if (!root) return;
-    const all = tests(root);
-    const pending = all.filter((t) => t.state === 'pending').map((t) => t.fullTitle());
-    const ci = process.env['CI'] === 'true';
-    const allowed = parseAllowedSkips(readFileSync(join(packageRoot, ALLOWED_SKIPS_FILE), 'utf8'));
-    const { lines, problems } = judgePending(pending, allowed, ci);
-    const counts = skippableCounts(all.map((t) => ({ title: t.fullTitle(), state: t.state })), allowed);
-    process.stdout.write(`\n  Tests that may skip (${ALLOWED_SKIPS_FILE}), here:\n${counts.join('\n')}\n`);
-    if (pending.length > 0) process.stdout.write(`\n  Skipped tests (${pending.length}), as ${ALLOWED_SKIPS_FILE} explains:\n${lines.join('\n')}\n`);
-    if (problems.length > 0) throw new Error(`tests were skipped in CI that ${ALLOWED_SKIPS_FILE} does not allow there:\n${problems.join('\n')}`);
-  },
-};
+/** Prints the counts and the skipped tests of a run; returns what fails it. */
+export function reportPending(tests: { title: string; state: string }[], ci: boolean, print: (text: string) => void): string[] {
+  const allowed = parseAllowedSkips(readFileSync(join(packageRoot, ALLOWED_SKIPS_FILE), 'utf8'));
+  const pending = tests.filter((t) => t.state === 'pending').map((t) => t.title);
+  const { lines, problems } = judgePending(pending, allowed, ci);
+  print(`\n  Tests that may skip (${ALLOWED_SKIPS_FILE}), here:\n${skippableCounts(tests, allowed).join('\n')}\n`);
+  if (pending.length > 0) print(`\n  Skipped tests (${pending.length}), as ${ALLOWED_SKIPS_FILE} explains:\n${lines.join('\n')}\n`);
+  return problems;
+}
