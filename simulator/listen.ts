@@ -96,7 +96,9 @@ export async function listen(
     requestTimeout: options.requestTimeoutMs,
     // Node enforces both limits only when it checks, every 30 s by default: a slow client would outlive them.
     connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
-    keepAliveTimeout: 5_000,
+    // Far longer than a client keeps an idle socket (the harness: at most 10 s): at Node's 5 s, a loaded machine saw
+    // a harness POST sent on a pooled socket just as the simulator closed it (an error no answer explains).
+    keepAliveTimeout: 30_000,
   }, (req, res) => {
     countRequest(req, res);
     handle(req, res);
