@@ -3,7 +3,7 @@
 import type { Judgement } from '../checks/index.js';
 import { clause as clauseOf } from '../spec/index.js';
 import type { Profile } from '../config/profile.js';
-import type { HttpClient } from '../http/client.js';
+import type { HttpClient, ThrottledAnswer } from '../http/client.js';
 import type { TokenProvider } from '../http/auth.js';
 import type { Secrets } from '../http/redact.js';
 import type { Operation } from '../spec/index.js';
@@ -20,8 +20,8 @@ export interface RunnerDeps {
   baseUrl: string;
   http: HttpClient;
   tokens: TokenProvider;
-  /** Gets a token that has expired, or says why none can be had. */
-  expiredToken: () => Promise<string | { unavailable: string }>;
+  /** Gets a token that has expired, or says why none can be had (a token request keeps its throttled answers in `throttled`). */
+  expiredToken: (throttled?: ThrottledAnswer[]) => Promise<string | { unavailable: string }>;
   secrets: Secrets;
   /** The run's generation context: its tag, its factories, what the global checks read (invalidItems). */
   gen: GenerationContext;
@@ -97,6 +97,11 @@ export class CaseRun {
   readonly controls: PendingControl[] = [];
   /** Endpoints whose failing throttled answer this case reports (ThrottledAnswers.settle once it ends). */
   readonly throttledFailures = new Set<string>();
+  /**
+   * The throttled answers the case's requests met (token requests included), until the next request records them:
+   * passed with every request it sends, so that cases side by side never take one another's.
+   */
+  readonly throttledAnswers: ThrottledAnswer[] = [];
   /** How many of the case's exchanges the report budget has masked and kept so far. */
   stored = 0;
   /** What the case makes its data with. */

@@ -50,7 +50,7 @@ export async function createdId(run: CaseRun, step: StepDef, op: Operation | und
   if (fromData !== undefined) return { value: fromData };
   const { ids, secrets } = run.services;
   if (ids?.has(resource)) {
-    const got = await ids.learn(resource, key);
+    const got = await ids.learn(resource, key, run.throttledAnswers);
     if ('id' in got) return { value: /^\d+$/.test(got.id) && Number.isSafeInteger(Number(got.id)) ? Number(got.id) : got.id };
     return { why: secrets.scrub(got.problem), unlock: scrubbed(run, got.unlock) };
   }
@@ -72,7 +72,7 @@ async function findByListing(run: CaseRun, step: StepDef, list: Operation, key: 
   for (const [field, value] of filters) url.searchParams.append(field, value);
   const what = `GET ${list.path}${filters.length ? ` filtered by ${filters.map(([f]) => f).join(' and ')}` : ''}`;
   const label = `find the id of what "${step.name}" created`;
-  const first = await send(run, { ...step, name: label, auth: 'default' }, await tokenGet(run.services, url.toString()));
+  const first = await send(run, { ...step, name: label, auth: 'default' }, await tokenGet(run, url.toString()));
   if (first.transportError || outcomeOf(first) !== 'success') return { why: `${what} gave no list (status ${first.response?.status ?? 'none'})` };
   const pages = [first, ...(await walk(run, { ...step, name: label, paginate: { maxPages: 10 } }, first))];
   const ids = new Set(pages.flatMap((e) => (Array.isArray(bodyObject(e)?.['data']) ? (bodyObject(e)?.['data'] as unknown[]) : []))
@@ -96,7 +96,7 @@ export async function learnJobOfferIds(run: CaseRun, step: StepDef): Promise<voi
   visit([step.params, step.query, step.body, step.headers]);
   // Only what the run created has an id to learn; a reference it made up (an unknown job offer) is sent as it is.
   for (const reference of references.map(String).filter((r) => ledger.has('job-offer', r))) {
-    const got = await ids.learn('job-offer', { reference });
+    const got = await ids.learn('job-offer', { reference }, run.throttledAnswers);
     if ('problem' in got) throw new Stop('skip', secrets.scrub(got.problem), scrubbed(run, got.unlock));
   }
 }

@@ -12,6 +12,7 @@
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { TokenSender } from '../http/auth.js';
+import type { ThrottledAnswer } from '../http/client.js';
 import type { IdSource, IdSources } from '../config/profile.js';
 import type { Unlock } from '../core/results.js';
 import { resourceInfo } from '../spec/index.js';
@@ -170,12 +171,13 @@ class ResourceIds {
     return [...new Set(this.known.filter((k) => matchesKey(k.key, key)).map((k) => k.id))];
   }
 
-  async learn(key: RecordKey): Promise<Learned> {
+  /** `throttled`: where a lookup URL's throttled answers go (the asking case's own list; HttpClient.send). */
+  async learn(key: RecordKey, throttled?: ThrottledAnswer[]): Promise<Learned> {
     const seen = this.get(key);
     if (seen !== undefined) return { id: seen };
     const got = 'command' in this.source ? await this.fromCommand(this.source.command, key)
       : 'file' in this.source ? await this.fromFile(this.source.file, key)
-        : await this.fromUrl(this.source.url, key);
+        : await this.fromUrl(this.source.url, key, throttled);
     if ('id' in got) {
       this.known.push({ key, id: got.id });
       return got;
@@ -282,14 +284,14 @@ class ResourceIds {
     }
   }
 
-  private async fromUrl(template: string, key: RecordKey): Promise<{ id: string } | Broken> {
+  private async fromUrl(template: string, key: RecordKey, throttled?: ThrottledAnswer[]): Promise<{ id: string } | Broken> {
     const url = fill(template, key, encodeURIComponent);
     const fix = `make the lookup answer the id of the ${ID_SOURCE_RESOURCES[this.resource].words} its URL names (as text, JSON, {id} or {data: [{id}]})`;
     // Checked again here, not only when the profile was read: this is where the token leaves.
     if (new URL(url).origin !== new URL(this.deps.baseUrl).origin) return broken('url-origin', `${this.where} is not on the base URL's origin`, 'put the lookup on the base URL\'s origin');
     const ex = await this.deps.tokens.send(`${ID_SOURCE_RESOURCES[this.resource].words} id lookup`, {
       method: 'GET', url, headers: { accept: 'application/json, text/plain' },
-    });
+    }, throttled);
     const status = ex.response?.status ?? 0;
     if (!ex.response || status < 200 || status >= 300) {
       const what = ex.transportError ? `gave no answer (${ex.transportError.message})` : `answered status ${status}`;
@@ -335,9 +337,9 @@ export class IdSourceSet {
     return this.byResource.get(resource)?.all(key) ?? [];
   }
 
-  async learn(resource: IdSourceResource, key: RecordKey): Promise<Learned> {
+  async learn(resource: IdSourceResource, key: RecordKey, throttled?: ThrottledAnswer[]): Promise<Learned> {
     const source = this.byResource.get(resource);
     if (!source) return { problem: `the profile gives no ${idSourceKey(resource)}`, unlock: idSourceUnlock(resource) };
-    return source.learn(key);
+    return source.learn(key, throttled);
   }
 }

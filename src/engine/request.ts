@@ -5,7 +5,7 @@ import type { OutgoingRequest } from '../http/client.js';
 import { TokenError, bearer } from '../http/auth.js';
 import type { Exchange, Unlock } from '../core/results.js';
 import type { StepDef } from './suite.js';
-import { Stop, assertion, type CaseRun, type RunServices } from './case-run.js';
+import { Stop, assertion, type CaseRun } from './case-run.js';
 
 /** How a list of values is written in a query (interpretation REFERENCE_LIST_ENCODING; the first is OpenAPI's default). */
 export const LIST_ENCODINGS = ['repeat', 'brackets', 'comma', 'json'] as const;
@@ -34,11 +34,11 @@ export async function buildRequest(run: CaseRun, step: StepDef, op: Operation | 
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
-  if (auth === 'default') headers['authorization'] = await tokenCall(() => run.services.tokens.header());
-  if (auth === 'header') headers['authorization'] = String(run.resolve(step.authHeader ?? '', { ...run.vars, token: await token(run.services) }));
-  if (auth === 'query') url.searchParams.append('access_token', await token(run.services));
+  if (auth === 'default') headers['authorization'] = await tokenCall(() => run.services.tokens.header(run.throttledAnswers));
+  if (auth === 'header') headers['authorization'] = String(run.resolve(step.authHeader ?? '', { ...run.vars, token: await token(run) }));
+  if (auth === 'query') url.searchParams.append('access_token', await token(run));
   if (auth === 'expired') {
-    const expired = await run.services.expiredToken();
+    const expired = await run.services.expiredToken(run.throttledAnswers);
     if (typeof expired !== 'string') throw new Stop('skip', expired.unavailable, EXPIRED_TOKEN_UNLOCK);
     headers['authorization'] = bearer(expired);
   }
@@ -61,18 +61,18 @@ async function tokenCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** The run's access token (from its cache); none is an error of the case. */
-export const token = (services: RunServices): Promise<string> => tokenCall(() => services.tokens.token());
+export const token = (run: CaseRun): Promise<string> => tokenCall(() => run.services.tokens.token(run.throttledAnswers));
 
 /** A GET with the run's token, as a walk or a listing sends it. */
-export async function tokenGet(services: RunServices, url: string): Promise<OutgoingRequest> {
-  return { method: 'GET', url, headers: { accept: 'application/json', authorization: await tokenCall(() => services.tokens.header()) } };
+export async function tokenGet(run: CaseRun, url: string): Promise<OutgoingRequest> {
+  return { method: 'GET', url, headers: { accept: 'application/json', authorization: await tokenCall(() => run.services.tokens.header(run.throttledAnswers)) } };
 }
 
 /** Sends and records; a request with the run's own token goes through the token provider (a fresh token after a 401). */
 export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name): Promise<Exchange> {
   const { http, tokens } = run.services;
   const usesRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'] !== undefined && step.operation !== 'requestToken';
-  const ex = usesRunToken ? await tokenCall(() => tokens.send(label, request)) : await http.send(label, request);
+  const ex = usesRunToken ? await tokenCall(() => tokens.send(label, request, run.throttledAnswers)) : await http.send(label, request, run.throttledAnswers);
   recordThrottled(run);
   run.result.exchanges.push(ex);
   return ex;
@@ -87,7 +87,7 @@ export const isThrottledAnswer = (ex: { step: string } | undefined): boolean => 
 /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
 function recordThrottled(run: CaseRun): void {
   const { result } = run;
-  for (const { exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled(), run.throttledFailures)) {
+  for (const { exchange, judgements } of run.services.throttled.judge(run.services.http.takeThrottled(run.throttledAnswers), run.throttledFailures)) {
     const index = result.exchanges.push({ ...exchange, step: `${exchange.step}${THROTTLED_MARK}` }) - 1;
     for (const j of judgements) result.assertions.push(assertion({ ...j, exchange: index }));
   }

@@ -121,7 +121,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const { gen, genFor } = await generationContext(profile, ids, startedAt, all);
     const runner = new Runner({
       profile, baseUrl, http, tokens, secrets, gen, genFor, credentials: { clientId, clientSecret }, ids,
-      expiredToken: () => expiredToken(profile, tokens, secrets),
+      expiredToken: (throttled) => expiredToken(profile, tokens, secrets, throttled),
     });
     const baselineOutcome: BaselineOutcome = { unexpectedPasses: [], expired: [] };
     const judged = (r: CaseResult): void => {

@@ -51,12 +51,8 @@ export class Runner {
     return this.services.ledger.entries;
   }
 
-  /** Runs a case; the throttled answers its requests meet are its own, whatever runs beside it. */
-  runCase(c: CaseDef): Promise<CaseResult> {
-    return this.services.http.collectThrottled(() => this.judgeCase(c));
-  }
-
-  private async judgeCase(c: CaseDef): Promise<CaseResult> {
+  /** Runs a case; the throttled answers its requests meet are its own (CaseRun.throttledAnswers), whatever runs beside it. */
+  async runCase(c: CaseDef): Promise<CaseResult> {
     const started = performance.now();
     const run = new CaseRun(c, this.services);
     const { result } = run;

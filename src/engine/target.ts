@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Profile } from '../config/profile.js';
 import { UnreachableError, UsageError } from '../errors.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type ThrottledAnswer } from '../http/client.js';
 import { TokenError, tokenFailureKind, type TokenProvider } from '../http/auth.js';
 import { Secrets, stripUserinfo } from '../http/redact.js';
 import type { StartEmbeddedTarget } from '../core/embedded.js';
@@ -125,8 +125,10 @@ function originsOf(...urls: string[]): string[] {
 }
 
 /** A token that has expired: the profile's, else one the token provider waits out. */
-export async function expiredToken(profile: Profile, tokens: TokenProvider, secrets: Secrets): Promise<string | { unavailable: string }> {
-  if (!profile.fixtures.expiredToken) return tokens.expiredToken();
+export async function expiredToken(
+  profile: Profile, tokens: TokenProvider, secrets: Secrets, throttled?: ThrottledAnswer[],
+): Promise<string | { unavailable: string }> {
+  if (!profile.fixtures.expiredToken) return tokens.expiredToken(throttled);
   secrets.add(profile.fixtures.expiredToken);
   return profile.fixtures.expiredToken;
 }

@@ -53,6 +53,17 @@ describe('runs against rate-limited targets', function () {
       const judged = report.cases.flatMap((c) => c.assertions.filter((a) => /^throttled answer/.test(a.message)));
       expect(judged.length).to.be.above(0);
       expect(judged.every((a) => a.passed)).to.equal(true);
+      // Side by side (concurrency 8), each case records the throttled answers of its own requests only: the request
+      // a 429 answered is sent again, so the same method and URL follow it in the case (or it was a token request).
+      const mark = ' (throttled, sent again)';
+      const foreign = report.cases.flatMap((c) => c.exchanges.flatMap((ex, i) => {
+        if (!ex.step.endsWith(mark)) return [];
+        const same = (other: Exchange): boolean =>
+          !other.step.endsWith(mark) && other.request.method === ex.request.method && other.request.url === ex.request.url;
+        return c.exchanges.slice(i + 1).some(same) || ex.request.url.endsWith('/oauth2/token') ? [] : [`${c.id}: ${ex.request.method} ${ex.request.url}`];
+      }));
+      expect(report.cases.some((c) => c.exchanges.some((ex) => ex.step.endsWith(mark))), 'throttled answers recorded in cases').to.equal(true);
+      expect(foreign, 'throttled answers recorded in a case that did not send their request').to.deep.equal([]);
     } finally {
       await sim.close();
     }

@@ -31,7 +31,7 @@ export async function walk(run: CaseRun, step: StepDef, first: Exchange): Promis
       const next = nextPage(run, current, seen);
       if (next === undefined) break;
       seen.add(next);
-      current = await send(run, step, await tokenGet(run.services, next), `${step.name} page ${pages.length + 2}`);
+      current = await send(run, step, await tokenGet(run, next), `${step.name} page ${pages.length + 2}`);
       pages.push(current);
       const weight = pageWeight(current);
       bytes += weight;

@@ -2,7 +2,7 @@
 // before expiry and once after a 401 (a target may revoke tokens early). The one reader of a token answer and the
 // one writer of a bearer Authorization header: a request that carries the run's token is sent through send().
 import type { Exchange } from '../core/results.js';
-import type { HttpClient, OutgoingRequest } from './client.js';
+import type { HttpClient, OutgoingRequest, ThrottledAnswer } from './client.js';
 import type { Secrets } from './redact.js';
 
 export interface Credentials {
@@ -103,7 +103,8 @@ function issued(exchange: Exchange): { token: string; expiresIn: number | undefi
 
 /** What sends a request with the run's token (a TokenProvider): what an id lookup and the sweep need of it. */
 export interface TokenSender {
-  send(label: string, request: OutgoingRequest): Promise<Exchange>;
+  /** `throttled`: where the throttled answers met go (a case's own list; HttpClient.send). */
+  send(label: string, request: OutgoingRequest, throttled?: ThrottledAnswer[]): Promise<Exchange>;
 }
 
 /** The longest a token may live for the run to wait it out as an expired token (the expiry cases). */
@@ -129,30 +130,31 @@ export class TokenProvider implements TokenSender {
   /** Set by giveUp(): every later token() is refused with it, and no request is sent. */
   private failure?: TokenError;
 
-  async token(): Promise<string> {
+  /** The run's token; a token request it sends keeps its throttled answers in `throttled` (HttpClient.send). */
+  async token(throttled?: ThrottledAnswer[]): Promise<string> {
     if (this.failure) throw this.failure;
     if (this.cached && Date.now() < this.cached.expiresAt) return this.cached.token;
-    this.fetching ??= this.fetch().finally(() => {
+    this.fetching ??= this.fetch(throttled).finally(() => {
       this.fetching = undefined;
     });
     return this.fetching;
   }
 
   /** The Authorization value with the run's token. */
-  async header(): Promise<string> {
-    return bearer(await this.token());
+  async header(throttled?: ThrottledAnswer[]): Promise<string> {
+    return bearer(await this.token(throttled));
   }
 
   /**
    * Sends the request with the run's token as its Authorization and, after a 401, once more with a fresh token: a
    * target may revoke a token before it expires. A TokenError when no token can be had.
    */
-  async send(label: string, request: OutgoingRequest): Promise<Exchange> {
-    const used = await this.token();
-    const first = await this.http.send(label, withBearer(request, used));
+  async send(label: string, request: OutgoingRequest, throttled?: ThrottledAnswer[]): Promise<Exchange> {
+    const used = await this.token(throttled);
+    const first = await this.http.send(label, withBearer(request, used), throttled);
     if (first.response?.status !== 401) return first;
     this.invalidate(used);
-    return this.http.send(label, withBearer(request, await this.token()));
+    return this.http.send(label, withBearer(request, await this.token(throttled)), throttled);
   }
 
   /**
@@ -167,10 +169,10 @@ export class TokenProvider implements TokenSender {
    * A token of this client that has expired, for the expiry cases: a fresh one, waited out when it lives
    * EXPIRY_WAIT_MS or less; otherwise why there is none.
    */
-  async expiredToken(): Promise<string | { unavailable: string }> {
+  async expiredToken(throttled?: ThrottledAnswer[]): Promise<string | { unavailable: string }> {
     let exchange: Exchange;
     try {
-      exchange = await this.request('expired token');
+      exchange = await this.request('expired token', throttled);
     } catch (error) {
       return { unavailable: (error as Error).message };
     }
@@ -196,7 +198,7 @@ export class TokenProvider implements TokenSender {
   }
 
   /** One request to the token endpoint, counted against MAX_TOKENS. */
-  private async request(label: string): Promise<Exchange> {
+  private async request(label: string, throttled?: ThrottledAnswer[]): Promise<Exchange> {
     if (this.fetched >= MAX_TOKENS) {
       throw new TokenError(`the token endpoint ${this.tokenUrl} has issued ${MAX_TOKENS} tokens in this run, each expiring before the next request; the run does not fetch more`);
     }
@@ -206,11 +208,11 @@ export class TokenProvider implements TokenSender {
       url: this.tokenUrl,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: tokenRequestBody(this.credentials),
-    });
+    }, throttled);
   }
 
-  private async fetch(): Promise<string> {
-    const exchange = await this.request('token');
+  private async fetch(throttled?: ThrottledAnswer[]): Promise<string> {
+    const exchange = await this.request('token', throttled);
     if (exchange.transportError) {
       throw new TokenError(`the token endpoint ${this.tokenUrl} did not answer: ${exchange.transportError.message}`, exchange);
     }

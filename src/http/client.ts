@@ -1,6 +1,5 @@
 // The harness's only door to the network. Every request goes through `send`, which never throws for what the
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { jsonScan } from '../core/json-scan.js';
@@ -91,14 +90,12 @@ export class HttpClient {
   private readonly pacing = new WallClock();
   private readonly throttleWaits = new WallClock();
 
-  /** Throttled answers met outside any collector (collectThrottled) since they were last taken. */
-  private throttledAnswers: ThrottledAnswer[] = [];
-
   /**
-   * Where the throttled answers of the requests under way go: each case collects its own (the requests it sends,
-   * token requests included), so that cases running side by side never take one another's.
+   * Throttled answers of requests sent outside any case since they were last taken. A case passes its own list to
+   * every request it sends (token requests included), so that cases side by side never take one another's. Passed
+   * rather than looked up in an AsyncLocalStorage: on Node 20 and 22 its promise hooks slow every promise of the run.
    */
-  private readonly collector = new AsyncLocalStorage<{ answers: ThrottledAnswer[] }>();
+  private readonly throttledAnswers: ThrottledAnswer[] = [];
 
   private readonly origins: ReadonlySet<string>;
 
@@ -129,15 +126,11 @@ export class HttpClient {
   }
 
   /**
-   * The throttled answers met since the last call, with their endpoint, for judging; each is handed over once.
-   * Within collectThrottled, those of the requests sent within it; outside, those of requests sent outside any.
+   * The throttled answers met since the last call, with their endpoint, for judging; each is handed over once: those
+   * of the requests sent with that list (a case's), else those of the requests sent outside any case.
    */
-  takeThrottled(): ThrottledAnswer[] {
-    const own = this.collector.getStore();
-    if (own) return own.answers.splice(0);
-    const taken = this.throttledAnswers;
-    this.throttledAnswers = [];
-    return taken;
+  takeThrottled(throttled: ThrottledAnswer[] = this.throttledAnswers): ThrottledAnswer[] {
+    return throttled.splice(0);
   }
 
   /**
@@ -151,11 +144,6 @@ export class HttpClient {
 
   private whileWaiting<T>(wait: Promise<T>, kind: WallClock): Promise<T> {
     return this.waiting.during(kind.during(wait));
-  }
-
-  /** Runs work whose requests keep their throttled answers to themselves (takeThrottled within it hands them over). */
-  collectThrottled<T>(work: () => Promise<T>): Promise<T> {
-    return this.collector.run({ answers: [] }, work);
   }
 
   /**
@@ -182,9 +170,9 @@ export class HttpClient {
   /**
    * Sends one request and records the exchange. A throttled answer (429, 503 with Retry-After) is not the answer: it
    * is waited out and the request sent again, within the caps. After a transport error, a request safe to repeat is
-   * sent again up to `retries` times.
+   * sent again up to `retries` times. The throttled answers met on the way go to `throttled` (a case's own list).
    */
-  async send(step: string, req: OutgoingRequest): Promise<Exchange> {
+  async send(step: string, req: OutgoingRequest, throttled: ThrottledAnswer[] = this.throttledAnswers): Promise<Exchange> {
     if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
     const halt = this.options.halt;
     if (halt?.aborted) return stopped(step, req, halt);
@@ -193,7 +181,7 @@ export class HttpClient {
     const retries = Math.max(0, this.options.retries ?? 0);
     const endpoint = this.options.endpointOf?.(req.method, req.url);
     let resent = 0;
-    let throttled = 0;
+    let throttledCount = 0;
     let waited = 0;
     for (;;) {
       // Once the run's wait budget is spent, it no longer holds itself to a pace either: a target that slowed it to a
@@ -205,12 +193,12 @@ export class HttpClient {
       if (res && isThrottled(res.status, res.headers)) {
         // A write answered 503 may have been passed on and stored by a gateway: never sent again (docs/transport.md).
         if (res.status === 503 && !SAFE_TO_REPEAT.has(req.method.toUpperCase())) return writeUnavailable(exchange, req.method);
-        throttled += 1;
-        this.noteThrottled(endpoint, exchange);
-        const wait = Math.min(throttleWaitMs(res.headers, throttled - 1), this.policy.maxWaitMs);
-        if (throttled >= MAX_THROTTLED_ANSWERS || this.waiting.ms() + wait > this.policy.maxTotalWaitMs) {
+        throttledCount += 1;
+        this.noteThrottled(endpoint, exchange, throttled);
+        const wait = Math.min(throttleWaitMs(res.headers, throttledCount - 1), this.policy.maxWaitMs);
+        if (throttledCount >= MAX_THROTTLED_ANSWERS || this.waiting.ms() + wait > this.policy.maxTotalWaitMs) {
           this.stats.gaveUp += 1;
-          return gaveUp(exchange, throttled, waited, this.policy);
+          return gaveUp(exchange, throttledCount, waited, this.policy);
         }
         await this.whileWaiting(awaiting(`a ${wait} ms wait asked for by a throttled answer (${res.status})`, sleep(wait, halt)), this.throttleWaits);
         waited += wait;
@@ -218,7 +206,7 @@ export class HttpClient {
         continue;
       }
       if (res) this.limiter.relax();
-      if (throttled > 0) exchange.throttled = { answers: throttled, waitedMs: Math.round(waited) };
+      if (throttledCount > 0) exchange.throttled = { answers: throttledCount, waitedMs: Math.round(waited) };
       const error = exchange.transportError;
       if (!error || halt?.aborted || resent >= retries) return notResent(exchange, req.method, retries);
       if (!SAFE_TO_REPEAT.has(req.method.toUpperCase()) && !NEVER_SENT.has(error.kind)) return notResent(exchange, req.method, retries);
@@ -227,11 +215,10 @@ export class HttpClient {
   }
 
   /** Counts a throttled answer, slows the run down, and keeps the answer for judging. */
-  private noteThrottled(endpoint: string | undefined, exchange: Exchange): void {
+  private noteThrottled(endpoint: string | undefined, exchange: Exchange, kept: ThrottledAnswer[]): void {
     const key = endpoint ?? 'other';
     this.stats.throttled[key] = (this.stats.throttled[key] ?? 0) + 1;
     this.limiter.slowDown();
-    const kept = this.collector.getStore()?.answers ?? this.throttledAnswers;
     if (kept.length < THROTTLED_KEPT) kept.push({ endpoint, exchange });
   }
 

@@ -47,7 +47,7 @@ export class NearMiss implements fcTypes.AsyncCommand<Session, Session> {
     const ways = waysFor(this.target);
     const way = ways[this.way % ways.length] as string;
     const { credentials, secrets, tokens, profile } = s.run.services;
-    const real = this.target === 'client_id' ? credentials.clientId : this.target === 'client_secret' ? credentials.clientSecret : await tokens.token();
+    const real = this.target === 'client_id' ? credentials.clientId : this.target === 'client_secret' ? credentials.clientSecret : await tokens.token(s.run.throttledAnswers);
     const near = (NEAR[way] as (v: string) => string | undefined)(real);
     if (near === undefined || near === real) return;
     // Nearly the secret is still a secret: masked wherever it would be recorded.
