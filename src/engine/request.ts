@@ -34,7 +34,7 @@ export async function buildRequest(run: CaseRun, step: StepDef, op: Operation | 
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = step.auth ?? (op?.endpoint === 1 ? 'none' : 'default');
-  if (auth === 'default') headers['authorization'] = await tokenCall(() => run.services.tokens.header(run.throttledAnswers));
+  if (auth === 'default') headers['authorization'] = bearer(await token(run));
   if (auth === 'header') headers['authorization'] = String(run.resolve(step.authHeader ?? '', { ...run.vars, token: await token(run) }));
   if (auth === 'query') url.searchParams.append('access_token', await token(run));
   if (auth === 'expired') {
@@ -65,7 +65,7 @@ export const token = (run: CaseRun): Promise<string> => tokenCall(() => run.serv
 
 /** A GET with the run's token, as a walk or a listing sends it. */
 export async function tokenGet(run: CaseRun, url: string): Promise<OutgoingRequest> {
-  return { method: 'GET', url, headers: { accept: 'application/json', authorization: await tokenCall(() => run.services.tokens.header(run.throttledAnswers)) } };
+  return { method: 'GET', url, headers: { accept: 'application/json', authorization: bearer(await token(run)) } };
 }
 
 /** Sends and records; a request with the run's own token goes through the token provider (a fresh token after a 401). */

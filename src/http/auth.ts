@@ -140,11 +140,6 @@ export class TokenProvider implements TokenSender {
     return this.fetching;
   }
 
-  /** The Authorization value with the run's token. */
-  async header(throttled?: ThrottledAnswer[]): Promise<string> {
-    return bearer(await this.token(throttled));
-  }
-
   /**
    * Sends the request with the run's token as its Authorization and, after a 401, once more with a fresh token: a
    * target may revoke a token before it expires. A TokenError when no token can be had.

@@ -108,7 +108,7 @@ export default class PendingReporter extends Mocha.reporters.Spec {
 }
 
 /** Prints the counts and the skipped tests of a run; returns what fails it. */
-export function reportPending(tests: { title: string; state: string }[], ci: boolean, print: (text: string) => void): string[] {
+function reportPending(tests: { title: string; state: string }[], ci: boolean, print: (text: string) => void): string[] {
   const allowed = parseAllowedSkips(readFileSync(join(packageRoot, ALLOWED_SKIPS_FILE), 'utf8'));
   const pending = tests.filter((t) => t.state === 'pending').map((t) => t.title);
   const { lines, problems } = judgePending(pending, allowed, ci);
