@@ -1,6 +1,7 @@
 // One registry of named checks. A check's id is its name everywhere: suite files, reports, docs.
 import { clause as clauseOf, type Operation } from '../spec/index.js';
 import type { Exchange } from '../core/results.js';
+import { jsonPrefix } from '../core/json-prefix.js';
 import type { ProfileDeclared } from '../config/profile.js';
 
 export interface CheckContext {
@@ -104,6 +105,6 @@ export function valuesAt(value: unknown, path: string): unknown[] {
 
 /** A short, safe rendering of a value for messages. */
 export function show(value: unknown, max = 160): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  const text = value === undefined ? 'nothing' : jsonPrefix(value, max + 1) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }

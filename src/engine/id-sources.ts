@@ -135,10 +135,12 @@ export function idValue(value: unknown): string | undefined {
 /** Whether a record (a log line, a listed record) has the key: each field equal as text, dates as instants. */
 export function matchesKey(record: unknown, key: RecordKey): boolean {
   if (!record || typeof record !== 'object') return false;
-  return Object.entries(key).every(([field, value]) => {
+  // A loop, not Object.entries(key).every: it runs once per listed record, 20,000 on a page of a hostile target.
+  for (const field of Object.keys(key)) {
     const got = (record as Record<string, unknown>)[field];
-    return (typeof got === 'string' || typeof got === 'number') && sameValue(value, String(got), true);
-  });
+    if (!((typeof got === 'string' || typeof got === 'number') && sameValue(key[field], String(got), true))) return false;
+  }
+  return true;
 }
 
 export interface IdSourceDeps {

