@@ -8,19 +8,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch, type RequestInit } from 'undici';
 import { packageRoot } from '../../src/spec/index.js';
-import { DEMO_CLIENT, installPacked, latestReport, runProgram, verdictOf, writeVendorProfile, type Installed, type Outcome } from '../support/package.js';
+import { DEMO_CLIENT, installPacked, latestReport, runProgram, uncounted, verdictOf, writeVendorProfile, type Installed, type Outcome } from '../support/package.js';
 
 /** Generous: a full run on a loaded 2-core machine. Only a limit, never a speed assertion. */
 const RUN_LIMIT_MS = 240_000;
 
+/** Every program these tests run is the install's, npm or tsc: none whose coverage c8 can count. */
 const exec = (command: string, args: string[], options: { cwd: string; env?: Record<string, string>; limitMs?: number }): Promise<Outcome> =>
-  runProgram(command, args, { ...options, limitMs: options.limitMs ?? RUN_LIMIT_MS });
+  runProgram(command, args, { ...options, limitMs: options.limitMs ?? RUN_LIMIT_MS, uncounted: true });
 
 /** `rdx simulate` from the install, on a free loopback port, until stop(). */
 async function simulate(
   bin: string, cwd: string, args: string[] = [], env: Record<string, string> = {},
 ): Promise<{ baseUrl: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(bin, ['simulate', '--host', '127.0.0.1', '--port', '0', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...uncounted(process.env), ...env } });
   let out = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const limit = setTimeout(() => reject(new Error(`rdx simulate did not start:\n${out}`)), 60_000);

@@ -25,13 +25,23 @@ export interface PackList {
   unpackedSize: number;
 }
 
+/**
+ * The environment without NODE_V8_COVERAGE, for a process whose coverage c8 cannot count: npm, tsc, and the installed
+ * package (outside this tree, the only one c8 reports on). Collected, it costs the process V8's counters in every
+ * function it runs, and c8 reads it only to throw it away.
+ */
+export function uncounted(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  // Empty, not left out: Node hands its own NODE_V8_COVERAGE to a child whose environment lacks one.
+  return { ...env, NODE_V8_COVERAGE: '' };
+}
+
 async function npm(args: string[], cwd: string): Promise<string> {
   const { stdout } = await run(NPM, args, {
     cwd,
     timeout: NPM_LIMIT_MS,
     maxBuffer: 64 * 1024 * 1024,
     // --ignore-scripts: the caller has built already; `prepack` would rebuild.
-    env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    env: uncounted({ ...process.env, npm_config_ignore_scripts: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }),
   });
   return stdout;
 }
@@ -98,11 +108,15 @@ export interface Outcome {
 
 /**
  * Runs a program to its end, killed at `limitMs` (a bound, never a speed assertion). RDX_* variables of this
- * process are left out, so a run sees only what the test gives it.
+ * process are left out, so a run sees only what the test gives it; `uncounted`: a program whose coverage cannot
+ * count (see uncounted()).
  */
-export function runProgram(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; limitMs: number }): Promise<Outcome> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runProgram(
+  command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; limitMs: number; uncounted?: boolean },
+): Promise<Outcome> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RDX_')));
+  const env = { ...(options.uncounted ? uncounted(inherited) : inherited), ...options.env };
+  const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
