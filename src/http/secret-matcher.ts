@@ -28,8 +28,9 @@ export class Matcher {
   /** A state's first transition (most states of a trie of random tokens have one): its unit (-1: none) and target. */
   private readonly firstUnit: Int32Array;
   private readonly firstTo: Int32Array;
-  /** Its other transitions, keyed state * 0x10000 + unit. */
+  /** Its other transitions, keyed state * 0x10000 + unit; `branches` marks the states that have any. */
   private readonly more = new Map<number, number>();
+  private readonly branches: Uint8Array;
   private readonly fail: Int32Array;
   /** Length (in units) of the longest secret ending at a state, through its failure links; 0 for none. */
   private readonly out: Int32Array;
@@ -45,6 +46,7 @@ export class Matcher {
     this.fail = new Int32Array(states);
     this.firstUnit = new Int32Array(states).fill(-1);
     this.firstTo = new Int32Array(states);
+    this.branches = new Uint8Array(states);
     let used = 1;
     let longest = 0;
     for (const secret of secrets) {
@@ -61,7 +63,10 @@ export class Matcher {
           else if (this.firstUnit[state] === -1) {
             this.firstUnit[state] = unit;
             this.firstTo[state] = to;
-          } else this.more.set(state * 0x10000 + unit, to);
+          } else {
+            this.more.set(state * 0x10000 + unit, to);
+            this.branches[state] = 1;
+          }
         }
         state = to;
       }
@@ -88,7 +93,8 @@ export class Matcher {
   private goto(state: number, unit: number): number {
     if (state === 0) return (this.root[unit] as number) || -1;
     if (this.firstUnit[state] === unit) return this.firstTo[state] as number;
-    if (this.firstUnit[state] === -1) return -1;
+    // Most states of a trie of random tokens have one transition: no Map lookup for those.
+    if (this.branches[state] === 0) return -1;
     return this.more.get(state * 0x10000 + unit) ?? -1;
   }
 
@@ -105,11 +111,16 @@ export class Matcher {
   /** The raw spans holding a secret (unsorted, may overlap). */
   find(text: string, spans: Span[]): void {
     let state = 0;
-    const { root } = this;
+    const { root, out } = this;
     for (let i = 0; i < text.length; i++) {
-      const unit = canonical(text.charCodeAt(i));
-      state = state === 0 ? (root[unit] as number) : this.step(state, unit);
-      const len = this.out[state] as number;
+      // canonical(), written out: this loop reads every character of every text a run records.
+      let unit = text.charCodeAt(i);
+      if (unit === 0x2b) unit = 0x20;
+      if (state === 0) {
+        state = root[unit] as number;
+        if (state === 0) continue;
+      } else state = this.step(state, unit);
+      const len = out[state] as number;
       if (len > 0) spans.push([i + 1 - len, i + 1]);
     }
     // A secret found only once decoded holds an escape, and a decoded unit stands for at most MAX_ESCAPE raw
