@@ -1,7 +1,7 @@
 // The test files `npm test` runs, in the order it hands them to mocha: every built *.test.js under
-// build/{src,simulator,scripts,test,bench}, the slowest first. Mocha's --parallel starts the files in the order given,
-// so a long file started last would run alone at the end while the other job idles (docs/testing.md, "Where the time
-// goes", has the table these names come from).
+// build/{src,simulator,scripts,test,bench}, the files of FIRST first. Mocha's --parallel starts the files in the order
+// given, two at a time, and the run is bound by the CPU its files use: the order decides whether a file's waits are
+// filled by another's work (docs/testing.md, "Where the time goes", has the timeline these names come from).
 //
 //   node scripts/test-files.mjs        prints the paths, one a line (package.json: `c8 mocha … $(node scripts/test-files.mjs)`)
 import { readdirSync, statSync } from 'node:fs';
@@ -11,14 +11,23 @@ import { URL, fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TREES = ['src', 'simulator', 'scripts', 'test', 'bench'];
-/** The slowest files, slowest first, as built paths under build/ (a name that no longer exists is an error). */
-export const SLOWEST_FIRST = [
+/** The files started first, as built paths under build/ (a name that no longer exists is an error). */
+export const FIRST = [
+  // The longest (about 6 minutes); its two worker processes keep both cores busy on their own.
   'src/selfcheck/selfcheck.test.js',
-  'test/hostile/full-run.test.js',
-  'test/packaging/installed.test.js',
-  'src/cli/consistency.test.js',
+  // Files that mostly wait (on child processes, Chromium, injected latency): beside the self-check, its workers fill
+  // their waits; at the end of the run, with nothing beside them, those waits left a core idle.
+  'test/hostile/exit-path.test.js',
+  'src/reporters/html.browser.test.js',
+  'simulator/dashboard/dashboard.browser.test.js',
   'test/concurrency.test.js',
+  // Then the longest of the rest, so that the run does not end on one of them alone.
+  'test/hostile/full-run.test.js',
+  'src/cli/consistency.test.js',
+  'test/packaging/installed.test.js',
   'src/engine/verdict.test.js',
+  'scripts/doc-samples.test.js',
+  'src/engine/id-sources.test.js',
 ];
 
 function walk(dir) {
@@ -29,13 +38,13 @@ function walk(dir) {
   });
 }
 
-/** Every test file under build/, relative to the package root, the slowest first and the rest in path order. */
+/** Every test file under build/, relative to the package root, those of FIRST first and the rest in path order. */
 export function testFiles(base = root) {
   const build = join(base, 'build');
   const all = TREES.flatMap((tree) => walk(join(build, tree))).map((path) => relative(base, path)).sort();
-  const first = SLOWEST_FIRST.map((name) => join('build', name));
+  const first = FIRST.map((name) => join('build', name));
   const missing = first.filter((path) => !all.includes(path));
-  if (missing.length > 0) throw new Error(`scripts/test-files.mjs: SLOWEST_FIRST names ${missing.join(', ')}, which the build does not hold (renamed? run npm run build first)`);
+  if (missing.length > 0) throw new Error(`scripts/test-files.mjs: FIRST names ${missing.join(', ')}, which the build does not hold (renamed? run npm run build first)`);
   return [...first, ...all.filter((path) => !first.includes(path))];
 }
 

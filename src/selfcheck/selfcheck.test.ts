@@ -4,7 +4,7 @@ import { allPersonas, personaByName, type Persona } from '../../simulator/person
 import type { CaseResult } from '../core/results.js';
 import { createRunPool, selfCheckWorkers, type RunPool } from './pool.js';
 import {
-  KNOWN_MISSES, caseOutcome, formatTable, outcomeDifferences, type CaseOutcome, plannedRuns, problemsOf, runPersonaBoth, score,
+  KNOWN_MISSES, caseOutcome, formatTable, mostlyWaits, outcomeDifferences, type CaseOutcome, plannedRuns, problemsOf, runPersonaBoth, score,
   type PersonaRun,
 } from './index.js';
 
@@ -92,6 +92,16 @@ describe('self-check runs side by side (pool.ts)', () => {
     expect(both).to.include.members(['clean', 'get-returns-latest', 'rate-limited', 'duplicate-across-pages']);
     expect(both).to.not.include('missing-message');
     expect(plannedRuns(undefined, true).every((p) => p.both !== undefined)).to.equal(true);
+  });
+
+  it('spreads the runs that mostly wait (rate limits) through the plan, so no two are side by side', () => {
+    const plan = plannedRuns();
+    const waiting = plan.flatMap((p, index) => (mostlyWaits(p) ? [index] : []));
+    expect(waiting.map((index) => plan[index]?.persona?.name)).to.have.members(['rate-limited', 'rate-limited-http-date', 'plain-text-429']);
+    expect(waiting[0]).to.equal(0);
+    for (let i = 1; i < waiting.length; i++) expect((waiting[i] as number) - (waiting[i - 1] as number)).to.be.above(10);
+    // Every run is still planned once.
+    expect(new Set(plan.map((p) => `${p.persona?.name ?? 'clean'} ${p.declare}`)).size).to.equal(plan.length);
   });
 });
 
