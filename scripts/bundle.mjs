@@ -75,7 +75,8 @@ for (const b of bundles) {
   const text = readFileSync(out, 'utf8');
   const segmenters = text.match(/new Intl\.Segmenter\(\)/g)?.length ?? 0;
   if (segmenters === 0) throw new Error('scripts/bundle.mjs: no Intl.Segmenter in the yargs bundle any more; drop the lazy one');
-  const lazy = 'const rdxLazySegmenter = () => { let made; return { segment: (text) => (made ??= new Intl.Segmenter()).segment(text) }; };\n';
+  // One lazy stand-in for both: the object is made on the first call of the one method string-width calls on it.
+  const lazy = 'const rdxLazy = (make, method) => { let made; return { [method]: (text) => (made ??= make())[method](text) }; };\n';
   // Its emoji pattern (\p{RGI_Emoji} under flag v) took 24 ms to construct as the bundle loaded, a tenth of `rdx
   // simulate`'s start-up: it is made on its first test instead (the only use string-width makes of it).
   const emoji = /(var (\w+) = )new RegExp\(("\^\\\\p\{RGI_Emoji\}\$", "v")\);/;
@@ -83,8 +84,8 @@ for (const b of bundles) {
   if (!name) throw new Error('scripts/bundle.mjs: no RGI_Emoji pattern in the yargs bundle any more; drop the lazy one');
   const uses = text.match(new RegExp(`\\b${name}\\b(?!\\.test\\()`, 'g'))?.length ?? 0;
   if (uses !== 1) throw new Error(`scripts/bundle.mjs: the yargs bundle uses ${name} other than by .test(); the lazy pattern offers test() only`);
-  const lazyPattern = 'const rdxLazyPattern = (source, flags) => { let made; return { test: (text) => (made ??= new RegExp(source, flags)).test(text) }; };\n';
-  writeFileSync(out, lazy + lazyPattern + text.replace(/new Intl\.Segmenter\(\)/g, 'rdxLazySegmenter()').replace(emoji, '$1rdxLazyPattern($3);'));
+  writeFileSync(out, lazy + text.replace(/new Intl\.Segmenter\(\)/g, "rdxLazy(() => new Intl.Segmenter(), 'segment')")
+    .replace(emoji, "$1rdxLazy(() => new RegExp($3), 'test');"));
 }
 {
   const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone').default;

@@ -36,9 +36,10 @@ export function jsonPrefix(value: unknown, limit: number): string | undefined {
     if (!put('{')) return false;
     let first = true;
     for (const [key, item] of Object.entries(v)) {
-      const text = walkable(item) ? '' : atom(item);
+      const nested = walkable(item);
+      const text = nested ? '' : atom(item);
       if (text === undefined) continue;
-      if (!put(`${first ? '' : ','}${JSON.stringify(key)}:${text}`) || (walkable(item) && !write(item))) return false;
+      if (!put(`${first ? '' : ','}${JSON.stringify(key)}:${text}`) || (nested && !write(item))) return false;
       first = false;
     }
     return put('}');

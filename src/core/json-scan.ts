@@ -58,3 +58,8 @@ export function bodyScan(response: { body: string }): JsonScan {
   scans.set(response, { body: response.body, scan });
   return scan;
 }
+
+/** What an answer takes in memory as the run keeps it: its parsed body's weight, or its text's (2 bytes a character). */
+export function answerWeight(response: { body: string; json?: unknown }): number {
+  return response.json === undefined ? 2 * response.body.length : bodyScan(response).weight;
+}

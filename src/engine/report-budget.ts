@@ -1,7 +1,7 @@
 // The report's memory budget: every exchange a case records is masked, and kept parsed and whole only while the run
 // can afford it. One budget per run, shared by every case.
 import { bodyObject } from '../checks/registry.js';
-import { bodyScan } from '../core/json-scan.js';
+import { answerWeight } from '../core/json-scan.js';
 import type { Exchange } from '../core/results.js';
 import type { HttpClient } from '../http/client.js';
 import type { Secrets } from '../http/redact.js';
@@ -55,7 +55,7 @@ export class ReportBudget {
     const { secrets } = this;
     const res = ex.response;
     const size = res?.body.length ?? 0;
-    const weight = !res ? 0 : size > KEPT_ONE ? Infinity : res.json === undefined ? 2 * size : bodyScan(res).weight;
+    const weight = !res ? 0 : size > KEPT_ONE ? Infinity : answerWeight(res);
     if (weight <= KEPT_ONE && this.kept + weight <= KEPT_BYTES) {
       this.kept += weight;
       // The HTTP client's exchange: its parsed body is JSON.parse of its text.

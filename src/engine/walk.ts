@@ -6,7 +6,7 @@ import type { Exchange } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, type CaseRun } from './case-run.js';
 import { send, tokenGet } from './request.js';
-import { bodyScan } from '../core/json-scan.js';
+import { answerWeight } from '../core/json-scan.js';
 
 const DEFAULT_MAX_PAGES = 1000;
 /**
@@ -70,5 +70,5 @@ function nextPage(run: CaseRun, current: Exchange, seen: Set<string>): string | 
 function pageWeight(ex: Exchange): number {
   const res = ex.response;
   if (!res) return 0;
-  return res.json === undefined ? 2 * res.body.length : bodyScan(res).weight;
+  return answerWeight(res);
 }

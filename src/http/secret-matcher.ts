@@ -111,16 +111,11 @@ export class Matcher {
   /** The raw spans holding a secret (unsorted, may overlap). */
   find(text: string, spans: Span[]): void {
     let state = 0;
-    const { root, out } = this;
+    const { root } = this;
     for (let i = 0; i < text.length; i++) {
-      // canonical(), written out: this loop reads every character of every text a run records.
-      let unit = text.charCodeAt(i);
-      if (unit === 0x2b) unit = 0x20;
-      if (state === 0) {
-        state = root[unit] as number;
-        if (state === 0) continue;
-      } else state = this.step(state, unit);
-      const len = out[state] as number;
+      const unit = canonical(text.charCodeAt(i));
+      state = state === 0 ? (root[unit] as number) : this.step(state, unit);
+      const len = this.out[state] as number;
       if (len > 0) spans.push([i + 1 - len, i + 1]);
     }
     // A secret found only once decoded holds an escape, and a decoded unit stands for at most MAX_ESCAPE raw
