@@ -1,9 +1,9 @@
 // The target profile: flags > environment > config file > defaults. Secrets come from the environment or flags.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import { interpretations, packageRoot } from '../spec/index.js';
+import { newAjv } from '../spec/schemas.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { ExpiresInUnit } from '../http/auth.js';
@@ -232,7 +232,7 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
   // A declared key left without a value declares nothing (it would otherwise be compared as null).
   const declaredMap = raw['declared'];
   if (declaredMap && typeof declaredMap === 'object') for (const [k, v] of Object.entries(declaredMap)) if (v === null) delete (declaredMap as Record<string, unknown>)[k];
-  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+  const ajv = newAjv({ allErrors: true, strict: false, verbose: true });
   const validate = ajv.compile(readProfileSchema());
   const problems: string[] = [];
   // file:line: key.path: message, the key path apart from the file's (a reader must see where one ends).

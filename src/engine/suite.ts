@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { clauses, interpretations, operations, packageRoot, resourceInfo, type Level } from '../spec/index.js';
+import { newAjv } from '../spec/schemas.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Tier } from '../core/results.js';
 import { exploreEndpoints, type ExploreModel } from './explore/families.js';
 
@@ -105,10 +106,10 @@ export function formatProblem(p: SuiteProblem): string {
 
 export const suitesDir = join(packageRoot, 'suites');
 
-let suiteValidator: ReturnType<Ajv2020['compile']> | undefined;
+let suiteValidator: ValidateFunction | undefined;
 function validateSuite(value: unknown): { instancePath: string; message: string }[] {
   if (!suiteValidator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const ajv = newAjv({ allErrors: true, strict: false });
     suiteValidator = ajv.compile(JSON.parse(readFileSync(join(suitesDir, 'suite.schema.json'), 'utf8')) as object);
   }
   if (suiteValidator(value)) return [];

@@ -1,7 +1,8 @@
 // The harness's only door to the network. Every request goes through `send`, which never throws for what the
 // target does (timeouts, resets, garbage, huge bodies): those become a recorded transport error or body problem.
 import { readFileSync } from 'node:fs';
-import { Agent, ProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici.js';
 import { bodyScan } from '../core/json-scan.js';
 import { awaiting } from '../core/pending.js';
 import type { Exchange, TransportErrorKind } from '../core/results.js';
@@ -107,7 +108,7 @@ export class HttpClient {
     };
     // Short keep-alive: targets are often half-built servers that drop idle sockets without notice.
     const common = { keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, connections: 16, connect };
-    this.dispatcher = options.proxy ? new ProxyAgent({ uri: proxyUrl(options.proxy), ...common, requestTls: connect }) : new Agent(common);
+    this.dispatcher = options.proxy ? new undici.ProxyAgent({ uri: proxyUrl(options.proxy), ...common, requestTls: connect }) : new undici.Agent(common);
     this.limiter = new RateLimiter(options.rateLimit);
     this.policy = {
       maxWaitMs: options.throttle?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
@@ -240,7 +241,7 @@ export class HttpClient {
       const cap = this.options.maxResponseBytes;
       // Decoding is inside the request's time limit too: stacked or slow codings end with the request.
       const { res, raw, responseHeaders, codings, text, problem } = await untilAborted(signal, (async () => {
-        const res = await request(url, {
+        const res = await undici.request(url, {
           method: req.method as Dispatcher.HttpMethod,
           headers,
           body: req.body,
@@ -533,8 +534,8 @@ function classify(error: unknown, timeoutMs: number): { kind: TransportErrorKind
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code ?? '';
   const text = e.message ?? String(error);
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof undici.errors.HeadersTimeoutError ||
+      error instanceof undici.errors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   }
   if (code === 'ECONNREFUSED') return { kind: 'connection-refused', message: 'the connection was refused' };
