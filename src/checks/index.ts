@@ -11,4 +11,4 @@ import './refusals.js';
 import './attributes.js';
 import './model.js';
 
-export { allChecks, getCheck, type Check, type CheckContext, type Judgement } from './registry.js';
+export { allChecks, getCheck, globalChecks, type Check, type CheckContext, type Judgement } from './registry.js';

@@ -42,11 +42,14 @@ export interface Check {
 }
 
 const registry = new Map<string, Check>();
+/** The global checks, in registry order: asked for on every exchange a run records. */
+const globals: Check[] = [];
 
 export function defineCheck(check: Check): Check {
   if (registry.has(check.id)) throw new Error(`rdx: duplicate check id ${check.id}`);
   for (const id of check.clauses) clauseOf(id); // throws on an unknown clause
   registry.set(check.id, check);
+  if (check.global) globals.push(check);
   return check;
 }
 
@@ -56,6 +59,10 @@ export function getCheck(id: string): Check | undefined {
 
 export function allChecks(): Check[] {
   return [...registry.values()];
+}
+
+export function globalChecks(): readonly Check[] {
+  return globals;
 }
 
 /** Helpers shared by checks. */

@@ -3,7 +3,7 @@
 // an open point under its plain id, the one form compared with a vendor's declaration — PROFILE.DECLARED_MATCHES.
 // The clauses that global checks judge on every exchange are not counted: a clause is covered only by a case that
 // sets out to verify it.
-import { allChecks, getCheck } from '../checks/index.js';
+import { getCheck, globalChecks } from '../checks/index.js';
 import { clauses as allClauses, interpretations, operations, type ClauseLevel, type Level } from '../spec/index.js';
 import type { CaseDef } from './suite.js';
 import type { Tier } from '../core/results.js';
@@ -97,7 +97,7 @@ export function computeCoverage(cases: CaseDef[]): Coverage {
     }
   }
   const byId = new Map(cases.map((c) => [c.id, c]));
-  const globalClauses = new Set(allChecks().filter((k) => k.global).flatMap((k) => k.clauses));
+  const globalClauses = new Set(globalChecks().flatMap((k) => k.clauses));
   const clauses: ClauseRow[] = allClauses().map((k) => {
     const verifying = byClause.get(k.id) ?? [];
     const reached = new Set(verifying.flatMap((id) => byId.get(id)?.endpoints ?? []));

@@ -1,6 +1,6 @@
 // Judging a step's answer: its expect blocks (outcome, status, body shape, values, named checks) and the global
 // checks that apply to every answer.
-import { allChecks, getCheck, type CheckContext, type Judgement } from '../checks/index.js';
+import { getCheck, globalChecks, type CheckContext, type Judgement } from '../checks/index.js';
 import { sameValue } from '../checks/records.js';
 import { bodyObject, outcomeOf } from '../checks/registry.js';
 import { clause as clauseOf, schemaErrors, SCHEMA_BASE, type Operation } from '../spec/index.js';
@@ -30,8 +30,10 @@ export function globalJudgements(run: CaseRun, answer: Answer): Judged[] {
   const out: Judged[] = [];
   for (const ex of answer.stepExchanges) {
     const ctx = checkContext(run, { ...answer, ex }, {});
-    for (const check of allChecks().filter((k) => k.global && k.appliesTo?.(ctx))) {
-      for (const j of check.run(ctx)) out.push({ ...j, check: check.id, exchange: run.indexOf(ex) });
+    const exchange = run.indexOf(ex);
+    for (const check of globalChecks()) {
+      if (!check.appliesTo?.(ctx)) continue;
+      for (const j of check.run(ctx)) out.push({ ...j, check: check.id, exchange });
     }
   }
   return out;

@@ -50,6 +50,22 @@ describe('Secrets', () => {
     }
   });
 
+  it('masks a short text again once a secret in it is learnt, though it was scrubbed before (it remembers short texts)', () => {
+    const secrets = new Secrets();
+    secrets.add('first-secret');
+    const header = 'Bearer late-token-123';
+    expect(secrets.scrub(header)).to.equal(header);
+    secrets.add('late-token-123');
+    expect(secrets.scrub(header)).to.equal(`Bearer ${MASK}`);
+    // And a protected text learnt later is left alone where it was masked before.
+    secrets.add('127.0.0.9');
+    expect(secrets.scrub('at http://127.0.0.9:81/')).to.equal(`at http://${MASK}:81/`);
+    secrets.protect('http://127.0.0.9:81');
+    expect(secrets.scrub('at http://127.0.0.9:81/')).to.equal('at http://127.0.0.9:81/');
+    // Past the number it remembers, it still masks every text.
+    for (let i = 0; i < 5_000; i++) expect(secrets.scrub(`n${i} late-token-123`)).to.equal(`n${i} ${MASK}`);
+  });
+
   it('refuses more than MAX_SECRETS rather than leave one unmasked', () => {
     const secrets = new Secrets();
     for (let i = 0; i < MAX_SECRETS; i++) secrets.add(`secret-${i}`);
