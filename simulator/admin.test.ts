@@ -242,3 +242,22 @@ describe('simulator: admin surface switched off or guarded', () => {
     expect(resolveOptions({ host: '::1' }).adminToken).to.equal(undefined);
   });
 });
+
+describe('simulator: dashboard first opened after the API was used', () => {
+  // The dashboard's modules load on its first request (simulator/index.ts); its live feed must still have counted
+  // every request since start-up, or the ids the page shows would name other entries, or none of the earlier ones.
+  it('finds the requests made before, by their ids from the start', async () => {
+    const t = await startTest({ journalSize: 5 });
+    const dashboard = new Client(t.sim.adminUrl?.replace(/\/$/, '') ?? '');
+    try {
+      await t.client.get('/ats/job-offers?reference=BEFORE-DASHBOARD');
+      const entry = async (id: number): Promise<JournalEntry | undefined> => items(await dashboard.get(`/api/journal/${id}`))[0] as JournalEntry | undefined;
+      expect((await entry(1))?.operationId).to.equal('requestToken');
+      expect((await entry(2))?.path).to.equal('/ats/job-offers?reference=BEFORE-DASHBOARD');
+      expect((await dashboard.get('/api/journal/3')).status, 'no third request yet').to.equal(404);
+    } finally {
+      await dashboard.close();
+      await t.close();
+    }
+  });
+});

@@ -5,10 +5,12 @@
 // it (admin/service.ts), the request pipeline of the API (server.ts), and under /__admin/ two routers over the
 // service, the admin API (admin/api.ts) and the dashboard's (dashboard/index.ts), behind one guard (admin/guard.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { handleAdmin } from './admin/api.js';
+import type { DashboardRouter } from './admin/api.js';
 import { ADMIN_PREFIX } from './admin/guard.js';
 import { AdminService } from './admin/service.js';
-import { Dashboard } from './dashboard/index.js';
+import type { ConformanceRunner } from '../src/core/conformance.js';
+import type { Dashboard } from './dashboard/index.js';
+import { followedHub, type EventHub } from './dashboard/events.js';
 import { errorBody } from './envelope.js';
 import { listen, stopListening } from './listen.js';
 import { keepInternals } from './internals.js';
@@ -26,9 +28,36 @@ export type { SeedCounts } from './public.js';
 /** A started simulator (declared in public.ts, with the simulator's own Persona). */
 export type Simulator = SimulatorOf<Persona>;
 
+/**
+ * The dashboard, made on its first request: loading its modules and the admin API's (some ten) took 7-14 ms of `rdx
+ * simulate`'s start-up, for a page most runs never open. The first request under /__admin/ waits for them (node:http
+ * keeps its body until it is read). Closed at once when it arrives after the simulator closed.
+ */
+function dashboardOnDemand(service: AdminService, hub: EventHub, conformance: ConformanceRunner | undefined): { router: DashboardRouter; close(): void } {
+  let loading: Promise<Dashboard> | undefined;
+  let made: Dashboard | undefined;
+  let closed = false;
+  const dashboard = (): Promise<Dashboard> => (loading ??= import('./dashboard/index.js').then(({ Dashboard: Made }) => {
+    made = new Made(service, hub, conformance);
+    if (closed) made.close();
+    return made;
+  }));
+  return {
+    router: { handle: async (req, res, name, query) => (await dashboard()).handle(req, res, name, query) },
+    close(): void {
+      closed = true;
+      hub.close();
+      made?.close();
+    },
+  };
+}
+
+/** The admin API's router, loaded on the first request under /__admin/ (see dashboardOnDemand). */
+let adminApi: Promise<typeof import('./admin/api.js')> | undefined;
+
 /** One function for every request: the admin surface under /__admin/ (when it is on), the API's pipeline otherwise. */
 function requestHandler(
-  state: SimulatorState, pipeline: Pipeline, service: AdminService, dashboard: Dashboard | undefined,
+  state: SimulatorState, pipeline: Pipeline, service: AdminService, dashboard: DashboardRouter | undefined,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const admin = state.resolved.admin;
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -37,7 +66,7 @@ function requestHandler(
     const rawPath = q === -1 ? url : url.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
     const work = admin && rawPath.startsWith(ADMIN_PREFIX)
-      ? handleAdmin(service, dashboard, req, res, rawPath, query)
+      ? (adminApi ??= import('./admin/api.js')).then(({ handleAdmin }) => handleAdmin(service, dashboard, req, res, rawPath, query))
       : pipeline.handle(req, res, rawPath, query);
     work?.catch((error: unknown) => {
       process.stderr.write(`rdx simulator: ${(error as Error).message}\n`);
@@ -53,10 +82,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   rules();
   const state = await SimulatorState.create(options);
   const service = new AdminService(state);
-  const dashboard = state.resolved.admin ? new Dashboard(service, options.conformance) : undefined;
-  if (dashboard) state.journaled = () => dashboard.journaled();
+  const hub = state.resolved.admin ? followedHub(service) : undefined;
+  if (hub) state.journaled = () => hub.journaled();
+  const dashboard = hub ? dashboardOnDemand(service, hub, options.conformance) : undefined;
   const pipeline = new Pipeline(state);
-  const { server, origin } = await listen(state.resolved, requestHandler(state, pipeline, service, dashboard));
+  const { server, origin } = await listen(state.resolved, requestHandler(state, pipeline, service, dashboard?.router));
   state.listening(origin);
 
   const adminUrl = state.resolved.admin ? `${origin}${ADMIN_PREFIX}` : undefined;

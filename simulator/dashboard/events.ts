@@ -4,6 +4,7 @@
 // batches at most every FLUSH_MS and at most BATCH_MAX per batch, a heartbeat so proxies and browsers keep the
 // stream open, a client that stops reading is dropped, and close() ends every stream so the server closes quickly.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AdminService } from '../admin/service.js';
 import type { Journal } from '../journal.js';
 import type { JournalEntry, JournalEvent, JournalSummary } from '../admin/wire.js';
 
@@ -166,4 +167,18 @@ export class EventHub {
     for (const res of this.clients.keys()) res.end();
     this.clients.clear();
   }
+}
+
+/**
+ * The live feed of a simulator, made at start-up: the dashboard (./index.ts) is loaded on its first request, but
+ * the ids of journal entries count from the start, and pages learn of every change, from wherever it came (a page,
+ * the admin API, the API's caller). The pipeline's journal entries reach it through SimulatorState.journaled.
+ */
+export function followedHub(service: AdminService): EventHub {
+  const hub = new EventHub(service.state.journal);
+  service.onChange((change) => {
+    if (change === 'journal') hub.journalCleared();
+    hub.changed('state');
+  });
+  return hub;
 }

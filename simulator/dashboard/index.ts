@@ -18,7 +18,7 @@ import { DASHBOARD_HEADER, dashboardIntent, lacksIntent, refusal, refusalMessage
 import type { AdminService, Done } from '../admin/service.js';
 import { errorBody } from '../envelope.js';
 import { DEFAULT_CLIENT_SECRET, MAX_RECORDS } from '../options.js';
-import { EventHub } from './events.js';
+import type { EventHub } from './events.js';
 import { REPORT_CSP, dashboardCsp, dashboardPage } from './page.js';
 import { MAX_PAGE_SIZE, isResource, listRecords } from './records.js';
 import { Runs, type RunView } from './runs.js';
@@ -59,13 +59,12 @@ function send(res: ServerResponse, answer: Answer): void {
 }
 
 export class Dashboard {
-  private readonly hub: EventHub;
   private readonly runs: Runs;
   private readonly tickets = new Map<string, { reportId: string; expires: number }>();
 
-  constructor(private readonly service: AdminService, conformance: ConformanceRunner | undefined) {
+  /** hub: the live feed, following the service since start-up (followedHub): this is made on the first request. */
+  constructor(private readonly service: AdminService, private readonly hub: EventHub, conformance: ConformanceRunner | undefined) {
     const { state } = service;
-    this.hub = new EventHub(state.journal);
     this.runs = new Runs({
       options: () => state.options,
       baseUrl: () => state.baseUrl,
@@ -75,20 +74,10 @@ export class Dashboard {
       chaos: () => state.chaos.active,
       changed: (run) => this.hub.changed('run', { run } satisfies RunEvent),
     }, state.resolved.reportDir, conformance);
-    // Live pages learn of every change, from wherever it came (this page, another, the admin API, the API's caller).
-    service.onChange((change) => {
-      if (change === 'journal') this.hub.journalCleared();
-      this.hub.changed('state');
-    });
   }
 
   private get token(): string | undefined {
     return this.service.state.resolved.adminToken;
-  }
-
-  /** The pipeline added a journal entry. */
-  journaled(): void {
-    this.hub.journaled();
   }
 
   /** Settles when no conformance run is going on. */
