@@ -35,7 +35,7 @@ function summary(id: number, e: JournalEntry): JournalSummary {
   };
 }
 
-/** Why a stream was not started: every stream taken, this client's share taken, or the hub is closing. */
+/** Why a stream was not started: every stream taken, this client's share taken, or the hub or the client is gone. */
 export type Refusal = 'full' | 'client' | 'closed';
 
 export class EventHub {
@@ -101,7 +101,9 @@ export class EventHub {
 
   /** Starts a stream; or says why it was refused (the caller answers it). */
   connect(req: IncomingMessage, res: ServerResponse): Refusal | undefined {
-    if (this.closed) return 'closed';
+    // A client can be gone before its stream starts (the dashboard's first request waits for its modules to load):
+    // its 'close' has passed, so a stream started for it would hold a place until the hub closes.
+    if (this.closed || req.socket.destroyed) return 'closed';
     const client = req.socket.remoteAddress ?? '';
     let held = 0;
     for (const address of this.clients.values()) if (address === client) held++;
