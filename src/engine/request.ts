@@ -3,7 +3,7 @@
 import type { Operation } from '../spec/index.js';
 import type { OutgoingRequest } from '../http/client.js';
 import { TokenError, bearer } from '../http/auth.js';
-import type { Exchange, Unlock } from '../core/results.js';
+import type { CaseResult, Exchange, Unlock } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, assertion, type CaseRun } from './case-run.js';
 
@@ -83,6 +83,14 @@ const THROTTLED_MARK = ' (throttled, sent again)';
 
 /** Whether an exchange of a case is a throttled answer it met on the way (recorded by recordThrottled), not an answer. */
 export const isThrottledAnswer = (ex: { step: string } | undefined): boolean => ex?.step.endsWith(THROTTLED_MARK) ?? false;
+
+/**
+ * The case's assertions but those on a throttled answer it met (a 429 judged for the error envelope): what the case
+ * itself established, whichever of its requests the target throttled, which depends on what ran beside it.
+ */
+export function ownAssertions(c: Pick<CaseResult, 'assertions' | 'exchanges'>): CaseResult['assertions'] {
+  return c.assertions.filter((a) => !isThrottledAnswer(c.exchanges[a.exchange ?? -1]));
+}
 
 /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */
 function recordThrottled(run: CaseRun): void {

@@ -12,7 +12,7 @@ import { ThrottledAnswers } from './throttled.js';
 import { CaseRun, Stop, type RunServices, type RunnerDeps } from './case-run.js';
 import { ResidueLedger } from './residue.js';
 import { ReportBudget } from './report-budget.js';
-import { buildRequest, send } from './request.js';
+import { buildRequest, ownAssertions, send } from './request.js';
 import { runStep } from './step.js';
 import { runControl } from './controls.js';
 import { runExploration } from './explore/index.js';
@@ -87,8 +87,11 @@ export class Runner {
     for (const id of c.requires) {
       const r = this.services.results.get(id);
       if (!r) throw new Stop('skip', `prerequisite ${id} did not run`, { unlock: 'without --bail', how: `run ${id} too` });
-      // The prerequisite carries the failure; this case says once what it waits for.
-      if (r.verdict === 'fail' || r.verdict === 'error') {
+      // The prerequisite carries the failure; this case says once what it waits for. A prerequisite that failed only
+      // on a throttled answer it met (reported once per endpoint, by whichever case met it first) established what it
+      // is about: its dependents run, or a run side by side would skip them where one at a time judges them.
+      const failedItself = r.verdict === 'fail' && verdictOf(r.level, ownAssertions(r)) === 'fail';
+      if (failedItself || r.verdict === 'error') {
         const what = r.verdict === 'fail' ? 'failed' : 'errored';
         throw new Stop('skip', notRunBecause(id, what), { unlock: `fix ${id}`, how: `${id} ${what}: once it passes, this case runs` });
       }

@@ -69,6 +69,25 @@ describe('runs against rate-limited targets', function () {
     }
   });
 
+  it('runs the cases that require one which failed only on a throttled answer it met (a 429 is no failure of what it establishes)', async () => {
+    // One at a time and a burst of one: the prerequisite's second request meets the first 429 of its endpoint, so the
+    // failing throttled answer is in its verdict; the case that requires it must still run and be judged.
+    const sim = await simulator({ persona: 'plain-text-429', rateLimit: '4/1' });
+    try {
+      const filters = { grep: '^job-offers\\.(id-is-reference|put-clears-omitted) ' };
+      const { report } = await runConformance({ profile: remote(sim), reporter: 'none', filters, concurrency: 1 });
+      const [prerequisite, dependent] = ['job-offers.id-is-reference', 'job-offers.put-clears-omitted'].map((id) => report.cases.find((c) => c.id === id));
+      const throttledFailures = prerequisite?.assertions.filter((a) => !a.passed && /^throttled answer/.test(a.message)) ?? [];
+      expect(prerequisite?.verdict, 'the throttled answer is in the prerequisite\'s verdict').to.equal('fail');
+      expect(throttledFailures.map((a) => a.clause)).to.include('ENVELOPE.ERROR_BODY');
+      expect(prerequisite?.assertions.filter((a) => !a.passed).length, 'its only failures are on throttled answers').to.equal(throttledFailures.length);
+      // suites/ats/job-offers.yaml: put-clears-omitted requires id-is-reference.
+      expect(dependent?.verdict, dependent?.reason).to.not.equal('skip');
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('fails a plain-text 429 under MUST ENVELOPE.ERROR_BODY, and the run is NOT CONFORMANT', async () => {
     const sim = await simulator({ persona: 'plain-text-429', rateLimit: '20/2' });
     try {

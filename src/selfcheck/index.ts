@@ -16,7 +16,7 @@ import { runConformance, type Summary } from '../engine/run.js';
 import type { CaseFilters } from '../engine/plan.js';
 import { verdictOf, type CaseResult } from '../core/results.js';
 import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
-import { isThrottledAnswer } from '../engine/request.js';
+import { ownAssertions } from '../engine/request.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
 import { embeddedSimulator } from '../compose.js';
 import { scheduleDependence } from './schedule.js';
@@ -79,8 +79,7 @@ export interface CaseOutcome {
  * depends on timing at any concurrency, so those are compared run against run (the clauses), not case by case.
  */
 export function caseOutcome(c: CaseResult): CaseOutcome {
-  const throttled = (a: CaseResult['assertions'][number]): boolean => isThrottledAnswer(c.exchanges[a.exchange ?? -1]);
-  const judged = c.assertions.filter((a) => !throttled(a));
+  const judged = ownAssertions(c);
   const verdict = c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'pass' ? verdictOf(c.level, judged) : c.verdict;
   return { id: c.id, verdict, failing: unique(judged.filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`)).sort() };
 }
