@@ -1,6 +1,6 @@
 // The test files `npm test` runs, in the order it hands them to mocha: every built *.test.js under
 // build/{src,simulator,scripts,test,bench}, the files of FIRST first. Mocha's --parallel starts the files in the order
-// given, two at a time, and the run is bound by the CPU its files use: the order decides whether a file's waits are
+// given, three at a time, and the run is bound by the CPU its files use: the order decides whether a file's waits are
 // filled by another's work (docs/testing.md, "Where the time goes", has the timeline these names come from).
 //
 //   node scripts/test-files.mjs        prints the paths, one a line (package.json: `c8 mocha … $(node scripts/test-files.mjs)`)

@@ -40,6 +40,6 @@ describe('the test files npm test runs (scripts/test-files.mjs)', () => {
 
   it('is what npm test hands to mocha, side by side', () => {
     const scripts = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['test']).to.include('c8 mocha --parallel --jobs 2 $(node scripts/test-files.mjs)');
+    expect(scripts['test']).to.include('c8 mocha --parallel --jobs 3 $(node scripts/test-files.mjs)');
   });
 });
