@@ -3,7 +3,7 @@
 import type { Operation } from '../spec/index.js';
 import type { OutgoingRequest } from '../http/client.js';
 import { TokenError, bearer } from '../http/auth.js';
-import type { CaseResult, Exchange, Unlock } from '../core/results.js';
+import { verdictOf, type CaseResult, type Exchange, type Unlock, type Verdict } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, assertion, type CaseRun } from './case-run.js';
 
@@ -90,6 +90,11 @@ export const isThrottledAnswer = (ex: { step: string } | undefined): boolean => 
  */
 export function ownAssertions(c: Pick<CaseResult, 'assertions' | 'exchanges'>): CaseResult['assertions'] {
   return c.assertions.filter((a) => !isThrottledAnswer(c.exchanges[a.exchange ?? -1]));
+}
+
+/** The verdict of a judged case on its own assertions (ownAssertions); an unjudged one's (skip, error) as it is. */
+export function ownVerdict(c: Pick<CaseResult, 'assertions' | 'exchanges' | 'level' | 'verdict'>): Verdict {
+  return c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'pass' ? verdictOf(c.level, ownAssertions(c)) : c.verdict;
 }
 
 /** Adds the throttled answers met since the last request (token requests included) to the case, judged once per endpoint. */

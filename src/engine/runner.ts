@@ -12,7 +12,7 @@ import { ThrottledAnswers } from './throttled.js';
 import { CaseRun, Stop, type RunServices, type RunnerDeps } from './case-run.js';
 import { ResidueLedger } from './residue.js';
 import { ReportBudget } from './report-budget.js';
-import { buildRequest, ownAssertions, send } from './request.js';
+import { buildRequest, ownVerdict, send } from './request.js';
 import { runStep } from './step.js';
 import { runControl } from './controls.js';
 import { runExploration } from './explore/index.js';
@@ -90,9 +90,9 @@ export class Runner {
       // The prerequisite carries the failure; this case says once what it waits for. A prerequisite that failed only
       // on a throttled answer it met (reported once per endpoint, by whichever case met it first) established what it
       // is about: its dependents run, or a run side by side would skip them where one at a time judges them.
-      const failedItself = r.verdict === 'fail' && verdictOf(r.level, ownAssertions(r)) === 'fail';
-      if (failedItself || r.verdict === 'error') {
-        const what = r.verdict === 'fail' ? 'failed' : 'errored';
+      const own = ownVerdict(r);
+      if (own === 'fail' || own === 'error') {
+        const what = own === 'fail' ? 'failed' : 'errored';
         throw new Stop('skip', notRunBecause(id, what), { unlock: `fix ${id}`, how: `${id} ${what}: once it passes, this case runs` });
       }
       if (r.verdict === 'skip') throw new Stop('skip', `not run because ${id} was skipped${r.reason ? `: ${r.reason}` : ''}`, unlockOf(r));

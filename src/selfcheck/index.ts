@@ -14,9 +14,9 @@ import { defaults, type Profile } from '../config/profile.js';
 import { DEFAULT_EXPLORE_BUDGET } from '../engine/explore/index.js';
 import { runConformance, type Summary } from '../engine/run.js';
 import type { CaseFilters } from '../engine/plan.js';
-import { verdictOf, type CaseResult } from '../core/results.js';
+import type { CaseResult } from '../core/results.js';
 import { DEFAULT_CONCURRENCY } from '../engine/pool.js';
-import { ownAssertions } from '../engine/request.js';
+import { ownAssertions, ownVerdict } from '../engine/request.js';
 import { allPersonas, type Persona } from '../../simulator/personas/index.js';
 import { embeddedSimulator } from '../compose.js';
 import { scheduleDependence } from './schedule.js';
@@ -79,9 +79,8 @@ export interface CaseOutcome {
  * depends on timing at any concurrency, so those are compared run against run (the clauses), not case by case.
  */
 export function caseOutcome(c: CaseResult): CaseOutcome {
-  const judged = ownAssertions(c);
-  const verdict = c.verdict === 'fail' || c.verdict === 'warn' || c.verdict === 'pass' ? verdictOf(c.level, judged) : c.verdict;
-  return { id: c.id, verdict, failing: unique(judged.filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`)).sort() };
+  const failing = ownAssertions(c).filter((a) => !a.passed).map((a) => `${a.level} ${a.clause}`);
+  return { id: c.id, verdict: ownVerdict(c), failing: unique(failing).sort() };
 }
 
 /** Where two runs' outcomes differ, case by case, one line each; each run named by its label ("at --concurrency 1"). */
