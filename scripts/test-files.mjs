@@ -15,6 +15,8 @@ const TREES = ['src', 'simulator', 'scripts', 'test', 'bench'];
 export const FIRST = [
   // The longest (about 6 minutes); its two worker processes keep both cores busy on their own.
   'src/selfcheck/selfcheck.test.js',
+  // The self-check's rate-limited personas, each in a process of its own: they wait out 429s for a minute or more.
+  'src/selfcheck/rate-limited.test.js',
   // Files that mostly wait (on child processes, Chromium, injected latency): beside the self-check, its workers fill
   // their waits; at the end of the run, with nothing beside them, those waits left a core idle.
   'test/hostile/exit-path.test.js',

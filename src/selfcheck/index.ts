@@ -243,29 +243,20 @@ export function plannedRuns(personas: Persona[] = allPersonas(), everyConcurrenc
   const variants = personas.filter((p) => p.kind === 'variant');
   const plan = (persona: Persona | undefined, declare: boolean): PlannedRun =>
     ({ persona, declare, both: everyConcurrency ? 'asked for (--every-concurrency)' : scheduleDependence(persona) });
-  return spreadWaiting([
+  return [
     plan(undefined, false),
     ...variants.map((persona) => plan(persona, false)),
     ...variants.filter((p) => p.declared).map((persona) => plan(persona, true)),
     ...personas.filter((p) => p.kind === 'fault').map((persona) => plan(persona, false)),
-  ]);
+  ];
 }
-
-/** A run that mostly waits: its persona has a rate limit, which the harness waits out (40 to 65 s of a run). */
-export const mostlyWaits = (run: PlannedRun): boolean => run.persona?.options?.rateLimit !== undefined;
 
 /**
- * The runs that mostly wait, spread evenly through the plan (the first at its start), the others in their order:
- * the workers take runs in plan order, and two of them side by side (rate-limited and rate-limited-http-date, next
- * to each other by name) left both workers waiting for a minute while the run had other work.
+ * A run that mostly waits: its persona has a rate limit, which the harness waits out (40 to 100 s of a run). The pool
+ * gives each such run a process of its own (RunPoolOptions.alone), so that its waits never hold a worker while runs
+ * that need a core are queued.
  */
-function spreadWaiting(runs: PlannedRun[]): PlannedRun[] {
-  const waiting = runs.filter(mostlyWaits);
-  const spread = runs.filter((run) => !mostlyWaits(run));
-  const at = waiting.map((_, i) => Math.floor((i * spread.length) / waiting.length));
-  for (let i = waiting.length - 1; i >= 0; i--) spread.splice(at[i] as number, 0, waiting[i] as PlannedRun);
-  return spread;
-}
+export const mostlyWaits = (persona: Persona | undefined): boolean => persona?.options?.rateLimit !== undefined;
 
 export function score(runs: PersonaRun[]): SelfCheckResult['faults'] {
   const faults = runs.filter((r) => r.kind === 'fault');
@@ -284,7 +275,7 @@ export interface SelfCheckOptions {
 }
 
 export async function selfCheck(personas: Persona[] = allPersonas(), options: SelfCheckOptions = {}): Promise<SelfCheckResult> {
-  const pool = createRunPool<PersonaRun>(options.workers ?? selfCheckWorkers(), runPersonaBoth);
+  const pool = createRunPool<PersonaRun>(options.workers ?? selfCheckWorkers(), runPersonaBoth, { alone: mostlyWaits });
   try {
     // Every run is started at once (the pool runs as many side by side as it has workers) and reported in order.
     const pending = plannedRuns(personas, options.everyConcurrency).map(({ persona, declare, both }) => pool.run(persona, declare, both !== undefined));

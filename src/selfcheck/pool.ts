@@ -1,7 +1,7 @@
 // Self-check runs side by side: each worker is a process of its own (node dist/src/selfcheck/worker.js) that runs one
 // persona at a time and sends back its PersonaRun. A process, not a thread: every run is CPU-bound in one event loop,
-// and a child process's coverage is collected by c8 as the test process's is. With one worker the runs stay in this
-// process, one after another.
+// and a child process's coverage is collected by c8 as the test process's is. A run that mostly waits (RunPoolOptions
+// alone) gets a process of its own beside them. With one worker the runs stay in this process, one after another.
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -31,30 +31,43 @@ export interface RunPool<R> {
 
 type Waiting<R> = { request: RunRequest; resolve: (run: R) => void; reject: (error: Error) => void };
 
+export interface RunPoolOptions {
+  /** The worker's entry: the compiled worker.js beside this file. */
+  entry?: string;
+  /**
+   * Runs that mostly wait (a persona's rate limit, waited out for a minute or more): each gets a process of its own,
+   * beside the `workers`, so that its waits do not hold a core's worker while other runs are queued.
+   */
+  alone?: (persona: Persona | undefined) => boolean;
+}
+
+/** Every run in this process, one after another: runs side by side in one process only share its one core. */
+function inProcessPool<R>(inProcess: (persona: Persona | undefined, declare: boolean, both: boolean) => Promise<R>): RunPool<R> {
+  let last: Promise<unknown> = Promise.resolve();
+  return {
+    run(persona, declare, both) {
+      const run = last.then(() => inProcess(persona, declare, both));
+      last = run.catch(() => undefined);
+      return run;
+    },
+    close: async () => undefined,
+  };
+}
+
 /**
- * A pool of `workers` processes (entry: the compiled worker.js beside this file); `inProcess` runs in this process
- * instead when there is one worker.
+ * A pool of `workers` processes, plus one process for each run `alone` picks; `inProcess` runs in this process
+ * instead when there is one worker (every run, one after another).
  */
 export function createRunPool<R>(
   workers: number,
   inProcess: (persona: Persona | undefined, declare: boolean, both: boolean) => Promise<R>,
-  entry = fileURLToPath(new URL('./worker.js', import.meta.url)),
+  { entry = fileURLToPath(new URL('./worker.js', import.meta.url)), alone = () => false }: RunPoolOptions = {},
 ): RunPool<R> {
-  if (workers <= 1) {
-    // One after another: runs side by side in one process only share its one core.
-    let last: Promise<unknown> = Promise.resolve();
-    return {
-      run(persona, declare, both) {
-        const run = last.then(() => inProcess(persona, declare, both));
-        last = run.catch(() => undefined);
-        return run;
-      },
-      close: async () => undefined,
-    };
-  }
+  if (workers <= 1) return inProcessPool(inProcess);
   const queue: Waiting<R>[] = [];
   const busy = new Map<ChildProcess, Waiting<R>>();
   const idle: ChildProcess[] = [];
+  const children: ChildProcess[] = [];
   let nextId = 0;
   let failure: Error | undefined;
 
@@ -71,30 +84,48 @@ export function createRunPool<R>(
     for (const job of [...busy.values(), ...queue.splice(0)]) job.reject(error);
     busy.clear();
   };
-  const children = Array.from({ length: workers }, () => {
+  const settle = (job: Waiting<R> | undefined, reply: RunReply<R>): void => {
+    if (!job) return;
+    if ('error' in reply) job.reject(new Error(reply.error));
+    else job.resolve(reply.run);
+  };
+  /** A worker process; `pooled` ones take the queue's runs one after another, the others one run and end. */
+  const spawnWorker = (pooled: boolean): ChildProcess => {
     const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(child);
     child.on('message', (reply: RunReply<R>) => {
       const job = busy.get(child);
       busy.delete(child);
-      idle.push(child);
-      if (job) {
-        if ('error' in reply) job.reject(new Error(reply.error));
-        else job.resolve(reply.run);
+      settle(job, reply);
+      if (!pooled) {
+        child.disconnect();
+        return;
       }
+      idle.push(child);
       dispatch();
     });
     child.on('exit', (code, signal) => {
-      if (busy.has(child) || queue.length > 0) fail(new Error(`a self-check worker ended (${signal ?? `exit code ${code}`}) with runs still to make`));
+      const error = new Error(`a self-check worker ended (${signal ?? `exit code ${code}`}) with runs still to make`);
+      if (!pooled) busy.get(child)?.reject(error);
+      else if (busy.has(child) || queue.length > 0) fail(error);
+      busy.delete(child);
     });
-    idle.push(child);
     return child;
-  });
+  };
+  for (let i = 0; i < workers; i++) idle.push(spawnWorker(true));
 
   return {
     run(persona, declare, both) {
       if (failure) return Promise.reject(failure);
       return new Promise<R>((resolve, reject) => {
-        queue.push({ request: { id: nextId++, persona: persona?.name, declare, both }, resolve, reject });
+        const job = { request: { id: nextId++, persona: persona?.name, declare, both }, resolve, reject };
+        if (alone(persona)) {
+          const child = spawnWorker(false);
+          busy.set(child, job);
+          child.send(job.request);
+          return;
+        }
+        queue.push(job);
         dispatch();
       });
     },
