@@ -71,9 +71,11 @@ export function createRunPool<R>(
   let nextId = 0;
   let failure: Error | undefined;
 
+  let pooled = 0;
+  // Workers are started as runs need them: a pool whose runs all go alone starts none.
   const dispatch = (): void => {
-    while (idle.length > 0 && queue.length > 0) {
-      const child = idle.pop() as ChildProcess;
+    while (queue.length > 0 && (idle.length > 0 || pooled < workers)) {
+      const child = idle.pop() ?? spawnWorker(true);
       const job = queue.shift() as Waiting<R>;
       busy.set(child, job);
       child.send(job.request);
@@ -89,15 +91,16 @@ export function createRunPool<R>(
     if ('error' in reply) job.reject(new Error(reply.error));
     else job.resolve(reply.run);
   };
-  /** A worker process; `pooled` ones take the queue's runs one after another, the others one run and end. */
-  const spawnWorker = (pooled: boolean): ChildProcess => {
+  /** A worker process; those `inPool` take the queue's runs one after another, the others one run and end. */
+  const spawnWorker = (inPool: boolean): ChildProcess => {
     const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(child);
+    if (inPool) pooled += 1;
     child.on('message', (reply: RunReply<R>) => {
       const job = busy.get(child);
       busy.delete(child);
       settle(job, reply);
-      if (!pooled) {
+      if (!inPool) {
         child.disconnect();
         return;
       }
@@ -106,13 +109,12 @@ export function createRunPool<R>(
     });
     child.on('exit', (code, signal) => {
       const error = new Error(`a self-check worker ended (${signal ?? `exit code ${code}`}) with runs still to make`);
-      if (!pooled) busy.get(child)?.reject(error);
+      if (!inPool) busy.get(child)?.reject(error);
       else if (busy.has(child) || queue.length > 0) fail(error);
       busy.delete(child);
     });
     return child;
   };
-  for (let i = 0; i < workers; i++) idle.push(spawnWorker(true));
 
   return {
     run(persona, declare, both) {

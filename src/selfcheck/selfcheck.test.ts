@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allPersonas, personaByName, type Persona } from '../../simulator/personas/index.js';
@@ -100,7 +100,8 @@ describe('self-check runs side by side (pool.ts)', () => {
   it('gives a run that mostly waits a process of its own, which ends with it, beside workers that are all busy', async function () {
     this.timeout(30_000);
     // A stand-in worker: holds a run named "hold" for ever, answers any other with its own pid.
-    const entry = join(mkdtempSync(join(tmpdir(), 'rdx-pool-')), 'worker.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'rdx-pool-'));
+    const entry = join(dir, 'worker.mjs');
     writeFileSync(entry, [
       "process.on('message', (r) => { if (r.persona !== 'hold') process.send({ id: r.id, run: { name: r.persona, pid: process.pid } }); });",
       "process.on('disconnect', () => process.exit(0));",
@@ -135,6 +136,7 @@ describe('self-check runs side by side (pool.ts)', () => {
       expect(await Promise.all([...held, queued])).to.deep.equal(Array(3).fill('a self-check worker ended (exit code 0) with runs still to make'));
     } finally {
       await pool.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -66,14 +66,27 @@ const HTML = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><b
 
 /** A list page of `bytes` of valid JSON, its records shaped like job offers. */
 function bigPage(bytes: number, nextLink: string | null): Buffer {
+  return bigPages(bytes)(nextLink);
+}
+
+/** Pages of about `bytes` of job-offer-like records, as bigPage: the records made once, the next_link per page. */
+function bigPages(bytes: number): (nextLink: string | null) => Buffer {
   const record = JSON.stringify({ publication_at: '2026-03-01T09:00:00Z', title: 'Nurse', reference: 'JO-2026-000001', description: 'x'.repeat(900) });
-  const count = Math.max(1, Math.floor(bytes / (record.length + 1)));
-  return Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(record).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
+  return listPages(Math.max(1, Math.floor(bytes / (record.length + 1))), record);
 }
 
 /** A list page of `count` copies of `item` (JSON text) and a next_link. */
 function listPage(count: number, item: string, nextLink: string | null): Buffer {
-  return Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(item).join(',')}],"meta":{"next_link":${JSON.stringify(nextLink)}}}`);
+  return listPages(count, item)(nextLink);
+}
+
+/**
+ * List pages of `count` copies of `item` that differ in their next_link only: the items are written once (a 2 MiB
+ * page took 23 ms to write, each of the hundreds a run asks for), each page is that and its own ending.
+ */
+function listPages(count: number, item: string): (nextLink: string | null) => Buffer {
+  const items = Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(item).join(',')}],"meta":{"next_link":`);
+  return (nextLink) => Buffer.concat([items, Buffer.from(`${JSON.stringify(nextLink)}}}`)]);
 }
 
 /** A page of `count` distinct short strings. */
@@ -119,10 +132,13 @@ function deepJson(depth: number): Buffer {
 }
 
 /** The bodies a kind answers with that are made once, up front. */
-function bodiesOf(kind: HostileKind): { objectPage?: (next: string) => Buffer; objectBomb?: Buffer; huge?: Buffer; deep?: Buffer } {
+type Pages = (next: string) => Buffer;
+
+function bodiesOf(kind: HostileKind): { objectPage?: Pages; endlessPage?: Pages; objectBomb?: Buffer; huge?: Buffer; deep?: Buffer } {
   switch (kind) {
-    case 'object-heavy': return { objectPage: (next) => listPage(20_000, '{}', next) };
-    case 'object-pages-2mib': return { objectPage: (next) => listPage(700_000, '{}', next) };
+    case 'object-heavy': return { objectPage: listPages(20_000, '{}') };
+    case 'object-pages-2mib': return { objectPage: listPages(700_000, '{}') };
+    case 'endless-pages': return { endlessPage: bigPages(1024 * 1024) };
     case 'gzip-object-bomb': return { objectBomb: gzipSync(listPage(7_000_000, '{}', null), { level: 9 }) };
     case 'huge-json': return { huge: bigPage(10 * 1024 * 1024, null) };
     case 'deep-json': return { deep: deepJson(100_000) };
@@ -141,7 +157,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const expiresIn = kind === 'token-lives-0s' ? 0 : kind === 'token-lives-1ms' ? 0.001 : 3600;
   // Tokens that die at once are new ones each time (the `token` they all start with), each a secret to mask.
   const shortLived = kind === 'token-lives-0s' || kind === 'token-lives-1ms';
-  const { objectPage, objectBomb, huge, deep } = bodiesOf(kind);
+  const { objectPage, endlessPage, objectBomb, huge, deep } = bodiesOf(kind);
   let origin = '';
 
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void => {
@@ -214,7 +230,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
       case 'endless-pages': {
         const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
         const path = (req.url ?? '/').split('?')[0] ?? '/';
-        return send(res, 200, { 'content-type': 'application/json' }, bigPage(1024 * 1024, `${origin}${path}?page=${page + 1}`));
+        return send(res, 200, { 'content-type': 'application/json' }, (endlessPage as Pages)(`${origin}${path}?page=${page + 1}`));
       }
       case 'deep-json':
         return send(res, 200, { 'content-type': 'application/json' }, deep as Buffer);
@@ -235,7 +251,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
       case 'object-pages-2mib': {
         const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
         const path = (req.url ?? '/').split('?')[0] ?? '/';
-        return send(res, 200, { 'content-type': 'application/json' }, (objectPage as (next: string) => Buffer)(`${origin}${path}?page=${page + 1}`));
+        return send(res, 200, { 'content-type': 'application/json' }, (objectPage as Pages)(`${origin}${path}?page=${page + 1}`));
       }
       case 'token-crlf':
       case 'token-euro':
