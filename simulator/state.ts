@@ -58,7 +58,8 @@ function removeStaleTemporaries(path: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of that id runs (one of another user's counts: EPERM). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

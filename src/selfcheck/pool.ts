@@ -70,16 +70,16 @@ export function createRunPool<R>(
   const children: ChildProcess[] = [];
   let nextId = 0;
   let failure: Error | undefined;
-
+  /** Workers are started as runs need them: a pool whose runs all go alone starts none. */
   let pooled = 0;
-  // Workers are started as runs need them: a pool whose runs all go alone starts none.
   const dispatch = (): void => {
     while (queue.length > 0 && (idle.length > 0 || pooled < workers)) {
-      const child = idle.pop() ?? spawnWorker(true);
-      const job = queue.shift() as Waiting<R>;
-      busy.set(child, job);
-      child.send(job.request);
+      give(idle.pop() ?? spawnWorker(true), queue.shift() as Waiting<R>);
     }
+  };
+  const give = (child: ChildProcess, job: Waiting<R>): void => {
+    busy.set(child, job);
+    child.send(job.request);
   };
   const fail = (error: Error): void => {
     failure ??= error;
@@ -121,12 +121,7 @@ export function createRunPool<R>(
       if (failure) return Promise.reject(failure);
       return new Promise<R>((resolve, reject) => {
         const job = { request: { id: nextId++, persona: persona?.name, declare, both }, resolve, reject };
-        if (alone(persona)) {
-          const child = spawnWorker(false);
-          busy.set(child, job);
-          child.send(job.request);
-          return;
-        }
+        if (alone(persona)) return give(spawnWorker(false), job);
         queue.push(job);
         dispatch();
       });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allPersonas, personaByName, type Persona } from '../../simulator/personas/index.js';
+import { isAlive } from '../../simulator/state.js';
 import type { CaseResult } from '../core/results.js';
 import { createRunPool, selfCheckWorkers } from './pool.js';
 import {
@@ -121,16 +122,8 @@ describe('self-check runs side by side (pool.ts)', () => {
       expect(waits.name).to.equal('waits');
       expect(second.pid, 'each run that mostly waits has a process of its own').to.not.equal(waits.pid);
       // Its process ends with its run, before the pool is closed.
-      const alive = (pid: number): boolean => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      for (let i = 0; i < 100 && (alive(waits.pid) || alive(second.pid)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect([waits.pid, second.pid].filter(alive), 'processes still alive after their run').to.deep.equal([]);
+      for (let i = 0; i < 100 && (isAlive(waits.pid) || isAlive(second.pid)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect([waits.pid, second.pid].filter(isAlive), 'processes still alive after their run').to.deep.equal([]);
       await pool.close();
       // The held runs end with the pool, and so does the run queued behind them: no worker was free to take it.
       expect(await Promise.all([...held, queued])).to.deep.equal(Array(3).fill('a self-check worker ended (exit code 0) with runs still to make'));

@@ -64,27 +64,20 @@ export interface HostileServer {
 const TOKEN_PATH = '/oauth2/token';
 const HTML = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><hr>nginx</body></html>';
 
-/** A list page of `bytes` of valid JSON, its records shaped like job offers. */
-function bigPage(bytes: number, nextLink: string | null): Buffer {
-  return bigPages(bytes)(nextLink);
-}
+/** A list page with its next_link (null: the last page). */
+type Pages = (nextLink: string | null) => Buffer;
 
-/** Pages of about `bytes` of job-offer-like records, as bigPage: the records made once, the next_link per page. */
-function bigPages(bytes: number): (nextLink: string | null) => Buffer {
+/** List pages of about `bytes` of valid JSON, their records shaped like job offers (listPages). */
+function bigPages(bytes: number): Pages {
   const record = JSON.stringify({ publication_at: '2026-03-01T09:00:00Z', title: 'Nurse', reference: 'JO-2026-000001', description: 'x'.repeat(900) });
   return listPages(Math.max(1, Math.floor(bytes / (record.length + 1))), record);
 }
 
-/** A list page of `count` copies of `item` (JSON text) and a next_link. */
-function listPage(count: number, item: string, nextLink: string | null): Buffer {
-  return listPages(count, item)(nextLink);
-}
-
 /**
- * List pages of `count` copies of `item` that differ in their next_link only: the items are written once (a 2 MiB
- * page took 23 ms to write, each of the hundreds a run asks for), each page is that and its own ending.
+ * List pages of `count` copies of `item` (JSON text) that differ in their next_link only: the items are written once
+ * (a 2 MiB page took 23 ms to write, each of the hundreds a run asks for), each page is that and its own ending.
  */
-function listPages(count: number, item: string): (nextLink: string | null) => Buffer {
+function listPages(count: number, item: string): Pages {
   const items = Buffer.from(`{"message":"ok","data":[${new Array<string>(count).fill(item).join(',')}],"meta":{"next_link":`);
   return (nextLink) => Buffer.concat([items, Buffer.from(`${JSON.stringify(nextLink)}}}`)]);
 }
@@ -131,16 +124,20 @@ function deepJson(depth: number): Buffer {
   return Buffer.from(`{"message":"deep","data":${'['.repeat(depth)}${']'.repeat(depth)},"meta":{"next_link":null}}`);
 }
 
-/** The bodies a kind answers with that are made once, up front. */
-type Pages = (next: string) => Buffer;
+/** The page a list request asks for (`?page=N`, 0 without) and the link to the one after it, at `origin`. */
+function pageOf(origin: string, url = '/'): { page: number; next: string } {
+  const page = Number(/[?&]page=(\d+)/.exec(url)?.[1] ?? 0);
+  return { page, next: `${origin}${url.split('?')[0] ?? '/'}?page=${page + 1}` };
+}
 
-function bodiesOf(kind: HostileKind): { objectPage?: Pages; endlessPage?: Pages; objectBomb?: Buffer; huge?: Buffer; deep?: Buffer } {
+/** The bodies a kind answers with that are made once, up front; `pages` for the kinds whose list pages never end. */
+function bodiesOf(kind: HostileKind): { pages?: Pages; objectBomb?: Buffer; huge?: Buffer; deep?: Buffer } {
   switch (kind) {
-    case 'object-heavy': return { objectPage: listPages(20_000, '{}') };
-    case 'object-pages-2mib': return { objectPage: listPages(700_000, '{}') };
-    case 'endless-pages': return { endlessPage: bigPages(1024 * 1024) };
-    case 'gzip-object-bomb': return { objectBomb: gzipSync(listPage(7_000_000, '{}', null), { level: 9 }) };
-    case 'huge-json': return { huge: bigPage(10 * 1024 * 1024, null) };
+    case 'object-heavy': return { pages: listPages(20_000, '{}') };
+    case 'object-pages-2mib': return { pages: listPages(700_000, '{}') };
+    case 'endless-pages': return { pages: bigPages(1024 * 1024) };
+    case 'gzip-object-bomb': return { objectBomb: gzipSync(listPages(7_000_000, '{}')(null), { level: 9 }) };
+    case 'huge-json': return { huge: bigPages(10 * 1024 * 1024)(null) };
     case 'deep-json': return { deep: deepJson(100_000) };
     default: return {};
   }
@@ -157,7 +154,7 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
   const expiresIn = kind === 'token-lives-0s' ? 0 : kind === 'token-lives-1ms' ? 0.001 : 3600;
   // Tokens that die at once are new ones each time (the `token` they all start with), each a secret to mask.
   const shortLived = kind === 'token-lives-0s' || kind === 'token-lives-1ms';
-  const { objectPage, endlessPage, objectBomb, huge, deep } = bodiesOf(kind);
+  const { pages, objectBomb, huge, deep } = bodiesOf(kind);
   let origin = '';
 
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string): void => {
@@ -227,11 +224,6 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
         return send(res, 307, { location: `${origin}${req.url ?? '/'}`, 'content-type': 'text/html' }, HTML);
       case 'huge-json':
         return send(res, 200, { 'content-type': 'application/json' }, huge as Buffer);
-      case 'endless-pages': {
-        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
-        const path = (req.url ?? '/').split('?')[0] ?? '/';
-        return send(res, 200, { 'content-type': 'application/json' }, (endlessPage as Pages)(`${origin}${path}?page=${page + 1}`));
-      }
       case 'deep-json':
         return send(res, 200, { 'content-type': 'application/json' }, deep as Buffer);
       case 'token-hangs':
@@ -242,17 +234,14 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
         return send(res, 200, { 'content-type': 'text/html; charset=utf-8' }, HTML);
       case 'token-lives-0s':
       case 'token-lives-1ms': {
-        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
-        const path = (req.url ?? '/').split('?')[0] ?? '/';
-        return send(res, 200, { 'content-type': 'application/json' }, stringsPage(4_000, page, `${origin}${path}?page=${page + 1}`));
+        const { page, next } = pageOf(origin, req.url);
+        return send(res, 200, { 'content-type': 'application/json' }, stringsPage(4_000, page, next));
       }
       case 'gzip-object-bomb': return send(res, 200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, objectBomb as Buffer);
+      case 'endless-pages':
       case 'object-heavy':
-      case 'object-pages-2mib': {
-        const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
-        const path = (req.url ?? '/').split('?')[0] ?? '/';
-        return send(res, 200, { 'content-type': 'application/json' }, (objectPage as Pages)(`${origin}${path}?page=${page + 1}`));
-      }
+      case 'object-pages-2mib':
+        return send(res, 200, { 'content-type': 'application/json' }, (pages as Pages)(pageOf(origin, req.url).next));
       case 'token-crlf':
       case 'token-euro':
       case 'token-echo':
