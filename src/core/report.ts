@@ -11,6 +11,7 @@ import type { CaseResult, Observation, ResidueEntry, Unlock } from './results.js
 import { jsonScan } from './json-scan.js';
 import { RUN_VERDICTS, type RunVerdict } from './case-view.js';
 import type { ToComplete } from './unlocks.js';
+import { utf8Text } from './utf8.js';
 
 export type { ResidueSummary } from './residue.js';
 
@@ -394,7 +395,7 @@ export function reportProblem(doc: unknown): string | undefined {
  */
 export function parseReport(data: string | Buffer, where: string, budget?: ReadBudget): RunReport {
   if (data.length > MAX_REPORT_BYTES) throw new UsageError(`${where}: ${data.length} bytes, more than a report can be (${MAX_REPORT_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_REPORT');
-  const text = typeof data === 'string' ? data : data.toString('utf8');
+  const text = typeof data === 'string' ? data : utf8Text(data);
   const scan = jsonScan(text);
   if (scan.depth > MAX_REPORT_DEPTH) throw new UsageError(`${where}: nests deeper than ${MAX_REPORT_DEPTH} levels, which no report does; not read`, 'RDX_ERR_REPORT');
   if (scan.weight > MAX_REPORT_PARSED_BYTES) throw new UsageError(`${where}: would take about ${Math.round(scan.weight / 2 ** 20)} MiB once parsed, more than a report can (${MAX_REPORT_PARSED_BYTES / 2 ** 20} MiB); not read`, 'RDX_ERR_REPORT');

@@ -9,6 +9,7 @@ import type { Exchange, TransportErrorKind } from '../core/results.js';
 import { UsageError } from '../errors.js';
 import { ACCEPT_ENCODING, codingsOf, decodeBody, unlabelledCoding } from './decode.js';
 import { stripUserinfo } from './redact.js';
+import { utf8Text } from '../core/utf8.js';
 import {
   DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_MAX_WAIT_MS, MAX_THROTTLED_ANSWERS, RateLimiter, isThrottled, sleep, throttleWaitMs,
   type ThrottlePolicy, type TransportStats,
@@ -255,7 +256,7 @@ export class HttpClient {
         // An empty body (a 204, a HEAD) has nothing to decode, whatever its Content-Encoding says.
         const codings = raw.length > 0 ? codingsOf(responseHeaders['content-encoding']) : [];
         const decoded = codings.length > 0 ? await decodeBody(raw, codings, cap, cut, signal)
-          : { text: raw.toString('utf8'), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
+          : { text: utf8Text(raw), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
         return { res, raw, responseHeaders, codings, ...decoded };
       })());
       recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };

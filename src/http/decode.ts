@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import type { Transform } from 'node:stream';
+import { utf8Text } from '../core/utf8.js';
 
 /** What every request says it accepts, unless the step sets its own Accept-Encoding. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -64,14 +65,14 @@ export async function decodeBody(raw: Buffer, codings: string[], cap: number, ra
     const decoder = (DECODERS.get(coding) as (first: Buffer, chunkSize: number) => Transform)(bytes, Math.max(64, Math.min(DECODED_CHUNK, cap + 1)));
     const step = await inflate(bytes, decoder, cap, signal);
     bytes = step.bytes;
-    if (step.cut) return { text: bytes.toString('utf8'), problem: `the body decoded from ${coding} exceeds the ${cap}-byte cap and was cut (the cap counts decoded bytes)` };
+    if (step.cut) return { text: utf8Text(bytes), problem: `the body decoded from ${coding} exceeds the ${cap}-byte cap and was cut (the cap counts decoded bytes)` };
     if (step.error !== undefined) {
-      if (rawCut) return { text: bytes.toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
-      return { text: raw.toString('utf8'), problem: `the body does not decode as ${coding}, as its Content-Encoding says (${step.error})` };
+      if (rawCut) return { text: utf8Text(bytes), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+      return { text: utf8Text(raw), problem: `the body does not decode as ${coding}, as its Content-Encoding says (${step.error})` };
     }
   }
-  if (rawCut) return { text: bytes.toString('utf8'), problem: `the body exceeds the ${cap}-byte cap and was cut` };
-  return { text: bytes.toString('utf8') };
+  if (rawCut) return { text: utf8Text(bytes), problem: `the body exceeds the ${cap}-byte cap and was cut` };
+  return { text: utf8Text(bytes) };
 }
 
 async function inflate(input: Buffer, decoder: Transform, cap: number, signal?: AbortSignal): Promise<{ bytes: Buffer; cut: boolean; error?: string }> {
