@@ -15,6 +15,18 @@ const RUNS = 3;
 /** The explore cases (suites/explore/), by id. */
 const EXPLORE_CASES = '^explore\\.';
 
+/** The run this section measures (and bench/phases.ts profiles): the full suite but the explore cases, one case at a time. */
+export function measuredRun(baseUrl: string, secret: string): ReturnType<typeof runConformance> {
+  return runConformance({
+    profile: { ...defaults(), baseUrl, clientId: 'bench', clientSecret: secret }, reporter: 'none',
+    // One case at a time, like the replay: side by side, the cases' durations overlap and their sum is no time.
+    concurrency: 1,
+    // Not the explore cases: a passing search records none of its requests (so no replay could send them),
+    // and its writes would leave the replay's simulator in another state than the harness's.
+    filters: { grep: EXPLORE_CASES, invert: true },
+  });
+}
+
 /**
  * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:
  * the most any harness could do with the same traffic against an equally fresh simulator.
@@ -70,14 +82,7 @@ export const harnessSection: BenchSection = {
         const a = await simulatorProcess(CLI, secret);
         let sent: Replayed[];
         try {
-          const { report } = await runConformance({
-            profile: { ...defaults(), baseUrl: a.baseUrl, clientId: 'bench', clientSecret: secret }, reporter: 'none',
-            // One case at a time, like the replay: side by side, the cases' durations overlap and their sum is no time.
-            concurrency: 1,
-            // Not the explore cases: a passing search records none of its requests (so no replay could send them),
-            // and its writes would leave the replay's simulator in another state than the harness's.
-            filters: { grep: EXPLORE_CASES, invert: true },
-          });
+          const { report } = await measuredRun(a.baseUrl, secret);
           sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
           exchanges = sent.length;
           // The rate while cases run: loading suites and starting up are fixed costs, shown by the wall-time row.

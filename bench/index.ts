@@ -3,13 +3,14 @@
 import { pathToFileURL } from 'node:url';
 import type { BenchSection, Table } from './run.js';
 import { harnessSection } from './harness.js';
+import { phasesSection } from './phases.js';
 import { simulatorSection } from './simulator.js';
 import { soakSection } from './soak.js';
 import { stateSection } from './state.js';
 
 export type { BenchSection, Table } from './run.js';
 
-export const SECTIONS: BenchSection[] = [simulatorSection, harnessSection, soakSection, stateSection];
+export const SECTIONS: BenchSection[] = [simulatorSection, harnessSection, phasesSection, soakSection, stateSection];
 
 export function formatTable(table: Table): string {
   const cells = [table.columns, ...table.rows.map((r) => r.map(String))];
