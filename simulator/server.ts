@@ -11,7 +11,7 @@ import { RETRY_AFTER_SECONDS, delay, type Chaos, type ChaosDecision } from './ch
 import type { AuthVerdict, RawResponse, RequestContext, SimResponse } from './context.js';
 import { SimError, errorBody } from './envelope.js';
 import { HANDLERS } from './handlers/index.js';
-import { bodyJson } from './json.js';
+import { bodyJson, copyBody } from './json.js';
 import { Journal, maskSecrets } from './journal.js';
 import type { ResolvedOptions } from './options.js';
 import type { Persona, PersonaHooks } from './personas/types.js';
@@ -222,7 +222,7 @@ export class Pipeline {
 
   /** Hooks may change the body in place, so they get a copy that shares nothing with the store. */
   private async afterHooks(ctx: RequestContext, stages: Stages, response: SimResponse): Promise<RawResponse | 'sent'> {
-    let current = { ...response, headers: { ...response.headers }, body: structuredClone(response.body) };
+    let current = { ...response, headers: { ...response.headers }, body: copyBody(response.body) };
     for (const hooks of stages.afterHandler) {
       const replaced = await hooks.afterHandler?.(ctx, current);
       if (replaced) current = replaced;
