@@ -231,7 +231,7 @@ export class Pipeline {
       const raw = await hooks.serialize?.(ctx, current);
       if (raw) return raw;
     }
-    return this.serialize(current);
+    return this.serialize(current, false, true);
   }
 
   private runHandler(ctx: RequestContext, pass: Pass): SimResponse {
@@ -320,12 +320,16 @@ export class Pipeline {
     return { status: 500, outcome: 'internal', headers: {}, body: errorBody('The simulator failed on this request.', [message]) };
   }
 
-  private serialize(response: SimResponse, read = false): RawResponse {
+  /**
+   * `read`: the answer to a read, whose records are stored ones (bodyJson's cache); `copied`: records copied for the
+   * persona hooks, new objects that no later answer serves, so caching their text would only fill the cache.
+   */
+  private serialize(response: SimResponse, read = false, copied = false): RawResponse {
     try {
       return {
         status: response.status,
         headers: { 'content-type': 'application/json', ...response.headers },
-        body: bodyJson(response.body, read),
+        body: copied ? JSON.stringify(response.body) : bodyJson(response.body, read),
         value: response.body,
       };
     } catch (error) {
