@@ -6,12 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { median, simulatorProcess, type Table } from './run.js';
+import { BENCH_SECRET, RDX_CLI, median, simulatorProcess, type Table } from './run.js';
 import { DEFAULT_CONCURRENCY } from '../src/engine/pool.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const SECRET = 'bench-secret-0123456789';
 const LATENCIES = [0, 20, 50];
 /** Runs per cell at 0 ms, where a run takes seconds and the noise is largest (the median is shown). */
 const RUNS_AT_ZERO = 3;
@@ -28,13 +25,13 @@ interface Timed {
  * latency, or against the embedded one (`npm start`); its wall time and verdicts.
  */
 async function timedRun(latencyMs: number | 'embedded', concurrency: number, extra: string[] = []): Promise<Timed> {
-  const sim = latencyMs === 'embedded' ? undefined : await simulatorProcess(CLI, SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
+  const sim = latencyMs === 'embedded' ? undefined : await simulatorProcess(RDX_CLI, BENCH_SECRET, latencyMs > 0 ? ['--latency', String(latencyMs)] : []);
   const dir = mkdtempSync(join(tmpdir(), 'rdx-bench-'));
   try {
     const started = performance.now();
     const target = sim ? ['--base-url', sim.baseUrl, '--client-id', 'bench'] : [];
-    const r = spawnSync(process.execPath, [CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir, ...extra], {
-      stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...(sim ? { RDX_CLIENT_SECRET: SECRET } : {}) },
+    const r = spawnSync(process.execPath, [RDX_CLI, 'run', ...target, '--allow-irreversible', '--concurrency', String(concurrency), '--reporter', 'none', '--report-dir', dir, ...extra], {
+      stdio: 'ignore', timeout: 300_000, env: { ...process.env, ...(sim ? { RDX_CLIENT_SECRET: BENCH_SECRET } : {}) },
     });
     const ms = performance.now() - started;
     if (r.status === null || r.status > 4) throw new Error(`rdx run --concurrency ${concurrency} (${String(latencyMs)}) ended with ${String(r.status ?? r.signal)}`);

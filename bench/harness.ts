@@ -3,14 +3,12 @@
 // cases, whose requests are not recorded, left out of both), the wall time of the full default run, and the start-up
 // of `rdx --help` against a bare `node -e 0`.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { median, simulatorProcess, type BenchSection, type Table } from './run.js';
+import { BENCH_SECRET, RDX_CLI, median, simulatorProcess, type BenchSection, type Table } from './run.js';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
 import { concurrencyTable, progressTable } from './concurrency.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const RUNS = 3;
 /** The explore cases (suites/explore/), by id. */
 const EXPLORE_CASES = '^explore\\.';
@@ -73,13 +71,13 @@ function timed(args: string[]): number {
 export const harnessSection: BenchSection = {
   name: 'harness',
   async run(): Promise<Table[]> {
-    const secret = 'bench-secret-0123456789';
+    const secret = BENCH_SECRET;
     {
       const bare: number[] = [];
       const harness: number[] = [];
       let exchanges = 0;
       for (let i = 0; i < RUNS; i++) {
-        const a = await simulatorProcess(CLI, secret);
+        const a = await simulatorProcess(RDX_CLI, secret);
         let sent: Replayed[];
         try {
           const { report } = await measuredRun(a.baseUrl, secret);
@@ -90,15 +88,15 @@ export const harnessSection: BenchSection = {
         } finally {
           a.stop();
         }
-        const b = await simulatorProcess(CLI, secret);
+        const b = await simulatorProcess(RDX_CLI, secret);
         try {
           bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, secret), secret, sent));
         } finally {
           b.stop();
         }
       }
-      const full = Array.from({ length: RUNS }, () => timed([CLI, 'run', '--reporter', 'dot', '--no-reports']));
-      const help = Array.from({ length: 5 }, () => timed([CLI, '--help']));
+      const full = Array.from({ length: RUNS }, () => timed([RDX_CLI, 'run', '--reporter', 'dot', '--no-reports']));
+      const help = Array.from({ length: 5 }, () => timed([RDX_CLI, '--help']));
       const bareNode = Array.from({ length: 5 }, () => timed(['-e', '0']));
       return [{
         title: `Harness speed (median of ${RUNS} runs; simulator in its own process)`,

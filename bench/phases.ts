@@ -8,12 +8,9 @@
 // an await has lost its caller's frames, so phases that await (sending, a case's steps) show only what they do before
 // their first await; the rest falls under "other".
 import { Session } from 'node:inspector/promises';
-import { fileURLToPath } from 'node:url';
-import { simulatorProcess, type BenchSection, type Table } from './run.js';
+import { BENCH_SECRET, RDX_CLI, simulatorProcess, type BenchSection, type Table } from './run.js';
 import { measuredRun } from './harness.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const SECRET = 'bench-secret-0123456789';
 const RUNS = 3;
 
 /** A phase and the frames that belong to it: `functionName file`, the file relative to build/src or node_modules. */
@@ -88,14 +85,14 @@ export function phaseTimes(profile: CpuProfile, phases: readonly (readonly [stri
 }
 
 async function profiledRun(): Promise<{ times: PhaseTimes; exchanges: number }> {
-  const target = await simulatorProcess(CLI, SECRET);
+  const target = await simulatorProcess(RDX_CLI, BENCH_SECRET);
   const session = new Session();
   session.connect();
   try {
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 200 });
     await session.post('Profiler.start');
-    const { report } = await measuredRun(target.baseUrl, SECRET);
+    const { report } = await measuredRun(target.baseUrl, BENCH_SECRET);
     const { profile } = await session.post('Profiler.stop');
     return { times: phaseTimes(profile as CpuProfile), exchanges: report.cases.reduce((n, c) => n + c.exchanges.length, 0) };
   } finally {

@@ -4,6 +4,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
+/** The built `rdx` command line, which starts the sections' simulators. */
+export const RDX_CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The client secret of every simulator a section starts (client id "bench", simulatorProcess). */
+export const BENCH_SECRET = 'bench-secret-0123456789';
 
 export interface Table {
   title: string;

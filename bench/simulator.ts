@@ -5,9 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createFaker, jobboardActivity } from '../src/data/factories.js';
-import { CONNECTIONS, load, median, medianRun, startChild, warmUp, type BenchSection, type Load, type LoadResult, type Subject, type Table } from './run.js';
+import { CONNECTIONS, RDX_CLI, load, median, medianRun, startChild, warmUp, type BenchSection, type Load, type LoadResult, type Subject, type Table } from './run.js';
 
 /** Goals on the 2-core development machine: ratios to a reference measured in the same run (issue #17). */
 export const GOALS = {
@@ -25,7 +24,6 @@ const STARTS = 5;
 const BATCH_ITEMS = 10;
 const MILLION = 1_000_000;
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const url = (port: unknown, path: string): string => `http://127.0.0.1:${String(port)}${path}`;
 
 async function token(baseUrl: string): Promise<string> {
@@ -114,7 +112,7 @@ async function startup(): Promise<{ simulator: number; bare: number }> {
   const bare: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     // The first answer that needs the data: a token, then the first page of job offers.
-    simulator.push(await timeToFirstAnswer([CLI, 'simulate', '--port', '0', '--records', '1000'], async (port) => {
+    simulator.push(await timeToFirstAnswer([RDX_CLI, 'simulate', '--port', '0', '--records', '1000'], async (port) => {
       const base = url(port, '');
       const res = await fetch(`${base}/ats/job-offers`, { headers: { authorization: `Bearer ${await token(base)}` } });
       await res.arrayBuffer();

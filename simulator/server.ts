@@ -212,7 +212,7 @@ export class Pipeline {
     started: number, arrivedAt: number): void | Promise<void> {
     if (stages.afterHandler.length === 0 && stages.serialize.length === 0) {
       const read = stages.plain && ctx.operation !== undefined && READ_ONLY.has(ctx.operation.kind);
-      return this.write(ctx, this.serialize(response, read), started, arrivedAt);
+      return this.write(ctx, this.serialize(response, read ? 'stored' : 'list'), started, arrivedAt);
     }
     return this.afterHooks(ctx, stages, response).then(
       (raw) => this.write(ctx, raw, started, arrivedAt),
@@ -231,7 +231,7 @@ export class Pipeline {
       const raw = await hooks.serialize?.(ctx, current);
       if (raw) return raw;
     }
-    return this.serialize(current, false, true);
+    return this.serialize(current, 'copied');
   }
 
   private runHandler(ctx: RequestContext, pass: Pass): SimResponse {
@@ -321,15 +321,16 @@ export class Pipeline {
   }
 
   /**
-   * `read`: the answer to a read, whose records are stored ones (bodyJson's cache); `copied`: records copied for the
-   * persona hooks, new objects that no later answer serves, so caching their text would only fill the cache.
+   * What the body's records are, for bodyJson's cache of record texts: `stored` ones (the answer to a read), those of
+   * a list page if it is one (`list`), or `copied` for the persona hooks, new objects that no later answer serves, so
+   * caching their text would only fill the cache.
    */
-  private serialize(response: SimResponse, read = false, copied = false): RawResponse {
+  private serialize(response: SimResponse, records: 'stored' | 'list' | 'copied' = 'list'): RawResponse {
     try {
       return {
         status: response.status,
         headers: { 'content-type': 'application/json', ...response.headers },
-        body: copied ? JSON.stringify(response.body) : bodyJson(response.body, read),
+        body: records === 'copied' ? JSON.stringify(response.body) : bodyJson(response.body, records === 'stored'),
         value: response.body,
       };
     } catch (error) {

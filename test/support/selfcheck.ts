@@ -8,7 +8,7 @@ import { createRunPool, selfCheckWorkers, type RunPool } from '../../src/selfche
 import { KNOWN_MISSES, formatTable, mostlyWaits, problemsOf, runPersonaBoth, score, type PersonaRun, type PlannedRun } from '../../src/selfcheck/index.js';
 
 /** What the test of a planned run says it shows. */
-export function plannedRunTitle({ persona, declare, both }: PlannedRun): string {
+function plannedRunTitle({ persona, declare, both }: PlannedRun): string {
   const title = !persona
     ? 'finds the clean simulator conformant, without a single SHOULD warning'
     : persona.kind === 'variant'
