@@ -7,11 +7,14 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/spec/index.js';
-import { docker, dockerUnavailable, freePort } from '../support/docker.js';
+import { docker, dockerUnavailable, engineState, freePort } from '../support/docker.js';
 import { DEMO_CLIENT, latestReport, runProgram, verdictOf, writeVendorProfile, type Outcome } from '../support/package.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
 const LIMIT_MS = 240_000;
+// Creating a container on vfs storage copies the image's whole file tree: 14 s in a loaded CI here, so bounds on a
+// `docker run` are wide; they stop a hung engine, they do not time it.
+const CREATE_MS = 180_000;
 
 const exec = (command: string, args: string[], limitMs: number, env: Record<string, string> = {}): Promise<Outcome> =>
   runProgram(command, args, { limitMs, env });
@@ -36,6 +39,10 @@ describe(`the image built from the Dockerfile (${IMAGE})`, function () {
     this.skip();
   });
 
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') console.log(`    the engine after "${this.currentTest.title}" failed:\n${engineState()}`);
+  });
+
   after(() => {
     if (containers.size > 0) docker(['rm', '-f', ...containers]);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -44,7 +51,7 @@ describe(`the image built from the Dockerfile (${IMAGE})`, function () {
   it('holds the package with production dependencies only, and runs as the node user', async () => {
     const script = "const fs = require('fs'); console.log(JSON.stringify({ uid: process.getuid(), cwd: process.cwd(),"
       + " modules: fs.readdirSync('/app/node_modules'), suites: fs.readdirSync('/app/suites'), tests: fs.readdirSync('/app/dist/src').filter((f) => f.endsWith('.test.js')) }))";
-    const r = await exec('docker', ['run', '--rm', '--network', 'host', IMAGE, 'node', '-e', script], 60_000);
+    const r = await exec('docker', ['run', '--rm', '--network', 'host', IMAGE, 'node', '-e', script], CREATE_MS);
     expect(r.code, r.stderr).to.equal(0);
     const seen = JSON.parse(r.stdout) as { uid: number; cwd: string; modules: string[]; suites: string[]; tests: string[] };
     expect(seen.uid).to.equal(1000);
@@ -75,7 +82,7 @@ describe(`the image built from the Dockerfile (${IMAGE})`, function () {
     const name = `rdx-image-test-${process.pid}-simulate`;
     containers.add(name);
     const started = docker(['run', '-d', '--rm', '--name', name, '--network', 'host', IMAGE,
-      'rdx', 'simulate', '--host', '127.0.0.1', '--port', String(port)], 60_000);
+      'rdx', 'simulate', '--host', '127.0.0.1', '--port', String(port)], CREATE_MS);
     expect(started.code, started.stderr).to.equal(0);
     const baseUrl = `http://127.0.0.1:${port}`;
     // Ready when its health answers; bounded in count (and by the test's timeout).

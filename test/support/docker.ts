@@ -1,5 +1,6 @@
 // What the tests that need a Docker engine share: the docker CLI, why they cannot run here, a free host port.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 
 export interface DockerResult {
@@ -11,7 +12,28 @@ export interface DockerResult {
 
 export function docker(args: string[], limitMs = 30_000): DockerResult {
   const r = spawnSync('docker', args, { encoding: 'utf8', timeout: limitMs });
-  return { code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? (r.error?.message ?? '') };
+  const why = r.error ? `\n(docker ${args[0] ?? ''}: ${r.error.message}, limit ${limitMs} ms)` : '';
+  return { code: r.error ? null : r.status, stdout: r.stdout ?? '', stderr: `${r.stderr ?? ''}${why}` };
+}
+
+/**
+ * What the engine holds and the end of its log (scripts/docker-engine.sh keeps it), printed after a failed test:
+ * a container test that fails once in a loaded CI must say whether the engine, not the product, was the cause.
+ */
+export function engineState(): string {
+  // As the script reads them: an empty variable counts as unset.
+  const tmp = process.env['TMPDIR'] === undefined || process.env['TMPDIR'] === '' ? '/tmp' : process.env['TMPDIR'];
+  const state = process.env['RDX_DOCKER_STATE'] === undefined || process.env['RDX_DOCKER_STATE'] === '' ? `${tmp}/rdx-docker-engine` : process.env['RDX_DOCKER_STATE'];
+  const log = `${state}/dockerd.log`;
+  let tail: string;
+  try {
+    tail = readFileSync(log, 'utf8').split('\n').slice(-25).join('\n');
+  } catch {
+    tail = `(no ${log}: an engine this repository's script did not start)`;
+  }
+  const ps = docker(['ps', '-a', '--format', '{{.ID}} {{.Image}} {{.Status}} {{.Names}}'], 10_000);
+  const df = docker(['system', 'df'], 10_000);
+  return [`docker ps -a:\n${ps.stdout}${ps.stderr}`, `docker system df:\n${df.stdout}${df.stderr}`, `the end of ${log}:\n${tail}`].join('\n');
 }
 
 /** Why tests of `image` cannot run here (no CLI, no engine, no image: then howToBuild says how), or undefined. */

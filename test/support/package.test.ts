@@ -22,3 +22,13 @@ describe('test support: programs whose coverage cannot count', () => {
     }
   });
 });
+
+describe('test support: a program killed at its limit', () => {
+  it('says so where a failed assertion shows it, and a program that ends in time carries no such line', async () => {
+    const hung = await runProgram(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { limitMs: 300 });
+    expect(hung.code).to.equal(null);
+    expect(hung.stderr).to.include(`(${process.execPath} was killed at the test's limit of 300 ms)`);
+    const quick = await runProgram(process.execPath, ['-e', 'process.stderr.write("x")'], { limitMs: 30_000 });
+    expect(quick).to.deep.equal({ code: 0, stdout: '', stderr: 'x' });
+  });
+});

@@ -121,7 +121,8 @@ export function runProgram(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const limit = setTimeout(() => child.kill('SIGKILL'), options.limitMs);
+  let killed = false;
+  const limit = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, options.limitMs);
   return new Promise((resolve) => {
     child.once('error', (error) => {
       clearTimeout(limit);
@@ -129,7 +130,9 @@ export function runProgram(
     });
     child.once('close', (code) => {
       clearTimeout(limit);
-      resolve({ code, stdout, stderr });
+      // A failed assertion on the code then says why there is none, instead of "expected null to equal 0".
+      const why = killed ? `\n(${command} was killed at the test's limit of ${options.limitMs} ms)` : '';
+      resolve({ code, stdout, stderr: `${stderr}${why}` });
     });
   });
 }
