@@ -4,7 +4,7 @@
 // token endpoint works, so the harness gets past authentication and meets the misbehaviour in its cases.
 import { gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type HostileKind =
@@ -143,7 +143,29 @@ function bodiesOf(kind: HostileKind): { pages?: Pages; objectBomb?: Buffer; huge
   }
 }
 
-export async function startHostile(kind: HostileKind): Promise<HostileServer> {
+/** The targets that echo every write as created (and misbehave on reads only). */
+const ECHOES_WRITES = new Set<HostileKind>(['endless-pages', 'object-heavy', 'object-pages-2mib', 'token-lives-1ms', 'token-lives-0s']);
+
+/** Counts each request, and answers it at once or, past `slowAfter.requests`, `slowAfter.ms` late. */
+function paced(answer: RequestListener, options: HostileOptions, stats: { requests: number }, timers: Set<NodeJS.Timeout>): RequestListener {
+  return (req, res) => {
+    stats.requests += 1;
+    const slow = options.slowAfter;
+    if (slow === undefined || stats.requests <= slow.requests) return answer(req, res);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      answer(req, res);
+    }, slow.ms);
+    timers.add(timer);
+  };
+}
+
+/** How a test may pace a target: `slowAfter` holds each answer after the first `requests` for `ms`. */
+export interface HostileOptions {
+  slowAfter?: { requests: number; ms: number };
+}
+
+export async function startHostile(kind: HostileKind, options: HostileOptions = {}): Promise<HostileServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const stats = { requests: 0, bytesWritten: 0 };
@@ -296,11 +318,9 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
     });
   };
 
-  const server = createServer((req, res) => {
-    stats.requests += 1;
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
     const isToken = (req.url ?? '').split('?')[0]?.endsWith(TOKEN_PATH) === true;
-    const echoesWrites = kind === 'endless-pages' || kind === 'object-heavy' || kind === 'object-pages-2mib' || kind === 'token-lives-1ms' || kind === 'token-lives-0s';
-    if (echoesWrites && !isToken && req.method !== 'GET') return echo(req, res);
+    if (ECHOES_WRITES.has(kind) && !isToken && req.method !== 'GET') return echo(req, res);
     if (kind === 'token-echo' && isToken) return echoToken(req, res);
     // The body is drained and ignored, so a request is never left half-read.
     req.resume();
@@ -310,7 +330,8 @@ export async function startHostile(kind: HostileKind): Promise<HostileServer> {
       return;
     }
     misbehave(req, res);
-  });
+  };
+  const server = createServer(paced(answer, options, stats, timers));
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
