@@ -72,36 +72,40 @@ function reportIn(dir: string): RunReport {
 
 describe('a hard stop against a target that makes the run mask a new token per request (token-lives-1ms)', function () {
   this.timeout(DEADLINE_S * 1_000 + 6 * AFTER_STOP_MS);
-  let server: HostileServer;
+  let server: HostileServer | undefined;
   let dir: string;
-  beforeEach(async function () {
-    server = await startHostile('token-lives-1ms', this.currentTest?.title.includes('--deadline') === true ? { slowAfter: PACED } : {});
+  beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rdx-halt-'));
   });
   afterEach(async () => {
-    await server.close();
+    await server?.close();
+    server = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
 
   it(`rdx run --deadline ${DEADLINE_S}s ends with the reports soon after the deadline`, async () => {
-    const run = await rdx(dir, server.url, ['--deadline', `${DEADLINE_S}s`]);
-    process.stdout.write(`      exit ${String(run.code)} ${(run.afterStopMs / 1000).toFixed(1)} s after the deadline; ${server.stats.requests} requests\n`);
+    const target = await startHostile('token-lives-1ms', { slowAfter: PACED });
+    server = target;
+    const run = await rdx(dir, target.url, ['--deadline', `${DEADLINE_S}s`]);
+    process.stdout.write(`      exit ${String(run.code)} ${(run.afterStopMs / 1000).toFixed(1)} s after the deadline; ${target.stats.requests} requests\n`);
     expect(run.signal, run.output.slice(-800)).to.equal(null);
     expect(run.afterStopMs, run.output.slice(-800)).to.be.below(AFTER_STOP_MS);
     expect(run.output, run.output.slice(-800)).to.match(/Stopped \(deadline\)/).and.to.match(/Reports: /);
     const report = reportIn(dir);
     expect(report.run.stopped?.reason).to.equal('deadline');
-    expect(JSON.stringify(report)).to.not.include(SECRET).and.not.include(server.token);
+    expect(JSON.stringify(report)).to.not.include(SECRET).and.not.include(target.token);
   });
 
   it('SIGINT ends the run with the reports soon after, exit 130', async () => {
-    const run = await rdx(dir, server.url, [], () => server.stats.requests >= SIGNAL_AFTER_REQUESTS);
-    process.stdout.write(`      exit ${String(run.code)} ${(run.afterStopMs / 1000).toFixed(1)} s after SIGINT; ${server.stats.requests} requests\n`);
+    const target = await startHostile('token-lives-1ms');
+    server = target;
+    const run = await rdx(dir, target.url, [], () => target.stats.requests >= SIGNAL_AFTER_REQUESTS);
+    process.stdout.write(`      exit ${String(run.code)} ${(run.afterStopMs / 1000).toFixed(1)} s after SIGINT; ${target.stats.requests} requests\n`);
     expect(run.code, run.output.slice(-800)).to.equal(130);
     expect(run.afterStopMs, run.output.slice(-800)).to.be.below(AFTER_STOP_MS);
     expect(run.output).to.match(/SIGINT: stopping the run/).and.to.match(/Reports: /);
     const report = reportIn(dir);
     expect(report.run.stopped?.reason).to.equal('interrupted');
-    expect(JSON.stringify(report)).to.not.include(SECRET).and.not.include(server.token);
+    expect(JSON.stringify(report)).to.not.include(SECRET).and.not.include(target.token);
   });
 });
