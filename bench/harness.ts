@@ -71,47 +71,44 @@ function timed(args: string[]): number {
 export const harnessSection: BenchSection = {
   name: 'harness',
   async run(): Promise<Table[]> {
-    const secret = BENCH_SECRET;
-    {
-      const bare: number[] = [];
-      const harness: number[] = [];
-      let exchanges = 0;
-      for (let i = 0; i < RUNS; i++) {
-        const a = await simulatorProcess(RDX_CLI, secret);
-        let sent: Replayed[];
-        try {
-          const { report } = await measuredRun(a.baseUrl, secret);
-          sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
-          exchanges = sent.length;
-          // The rate while cases run: loading suites and starting up are fixed costs, shown by the wall-time row.
-          harness.push(exchanges / (report.cases.reduce((ms, c) => ms + c.durationMs, 0) / 1000));
-        } finally {
-          a.stop();
-        }
-        const b = await simulatorProcess(RDX_CLI, secret);
-        try {
-          bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, secret), secret, sent));
-        } finally {
-          b.stop();
-        }
+    const bare: number[] = [];
+    const harness: number[] = [];
+    let exchanges = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const a = await simulatorProcess(RDX_CLI, BENCH_SECRET);
+      let sent: Replayed[];
+      try {
+        const { report } = await measuredRun(a.baseUrl, BENCH_SECRET);
+        sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
+        exchanges = sent.length;
+        // The rate while cases run: loading suites and starting up are fixed costs, shown by the wall-time row.
+        harness.push(exchanges / (report.cases.reduce((ms, c) => ms + c.durationMs, 0) / 1000));
+      } finally {
+        a.stop();
       }
-      const full = Array.from({ length: RUNS }, () => timed([RDX_CLI, 'run', '--reporter', 'dot', '--no-reports']));
-      const help = Array.from({ length: 5 }, () => timed([RDX_CLI, '--help']));
-      const bareNode = Array.from({ length: 5 }, () => timed(['-e', '0']));
-      return [{
-        title: `Harness speed (median of ${RUNS} runs; simulator in its own process)`,
-        columns: ['measure', 'value', 'baseline', 'ratio'],
-        rows: [
-          ['exchanges/s: harness (full suite but the explore cases) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), (median(harness) / median(bare)).toFixed(2)],
-          ['full default run `rdx run` (starts the simulator), ms', Math.round(median(full)), '-', '-'],
-          ['`rdx --help` start-up vs `node -e 0`, ms', Math.round(median(help)), Math.round(median(bareNode)), (median(help) / median(bareNode)).toFixed(2)],
-        ],
-        notes: [
-          `${exchanges} exchanges per full run at --concurrency 1; the replay sends them in order on one connection and judges nothing.`,
-          'The exchange rate leaves out the explore cases (suites/explore/, some 1,600 requests within their budget): a passing search records none of its requests, so no replay could send the same; counted, their time without their requests made the ratio 0.13 on 2026-11-27. The wall-time row runs them.',
-          'Goals: harness >= 0.7x the bare loop (issue 39); the full default run well under 10 s.',
-        ],
-      }, await concurrencyTable(), await progressTable()];
+      const b = await simulatorProcess(RDX_CLI, BENCH_SECRET);
+      try {
+        bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, BENCH_SECRET), BENCH_SECRET, sent));
+      } finally {
+        b.stop();
+      }
     }
+    const full = Array.from({ length: RUNS }, () => timed([RDX_CLI, 'run', '--reporter', 'dot', '--no-reports']));
+    const help = Array.from({ length: 5 }, () => timed([RDX_CLI, '--help']));
+    const bareNode = Array.from({ length: 5 }, () => timed(['-e', '0']));
+    return [{
+      title: `Harness speed (median of ${RUNS} runs; simulator in its own process)`,
+      columns: ['measure', 'value', 'baseline', 'ratio'],
+      rows: [
+        ['exchanges/s: harness (full suite but the explore cases) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), (median(harness) / median(bare)).toFixed(2)],
+        ['full default run `rdx run` (starts the simulator), ms', Math.round(median(full)), '-', '-'],
+        ['`rdx --help` start-up vs `node -e 0`, ms', Math.round(median(help)), Math.round(median(bareNode)), (median(help) / median(bareNode)).toFixed(2)],
+      ],
+      notes: [
+        `${exchanges} exchanges per full run at --concurrency 1; the replay sends them in order on one connection and judges nothing.`,
+        'The exchange rate leaves out the explore cases (suites/explore/, some 1,600 requests within their budget): a passing search records none of its requests, so no replay could send the same; counted, their time without their requests made the ratio 0.13 on 2026-11-27. The wall-time row runs them.',
+        'Goals: harness >= 0.7x the bare loop (issue 39); the full default run well under 10 s.',
+      ],
+    }, await concurrencyTable(), await progressTable()];
   },
 };

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../spec/index.js';
-import { docker, dockerUnavailable, engineState, freePort } from '../../test/support/docker.js';
+import { docker, dockerUnavailable, freePort, showEngineIfFailed } from '../../test/support/docker.js';
 import { SESSION_LABEL } from './index.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
@@ -81,7 +81,7 @@ describe('rdx run --image on a real engine', function () {
   });
 
   afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`    the engine after "${this.currentTest.title}" failed:\n${engineState()}`);
+    showEngineIfFailed(this.currentTest);
     // Whatever a failed test left behind must not outlive it.
     const left = [...created].filter((id) => docker(['ps', '-a', '-q', '--filter', `id=${id}`, '--filter', `label=${SESSION_LABEL}`]).stdout.trim() !== '');
     if (left.length > 0) docker(['rm', '-f', ...left]);

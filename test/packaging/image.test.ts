@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/spec/index.js';
-import { docker, dockerUnavailable, engineState, freePort } from '../support/docker.js';
+import { docker, dockerUnavailable, freePort, showEngineIfFailed } from '../support/docker.js';
 import { DEMO_CLIENT, latestReport, runProgram, verdictOf, writeVendorProfile, type Outcome } from '../support/package.js';
 
 const IMAGE = process.env['RDX_PRODUCT_IMAGE'] ?? 'rdx-conformance:local';
@@ -40,7 +40,7 @@ describe(`the image built from the Dockerfile (${IMAGE})`, function () {
   });
 
   afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(`    the engine after "${this.currentTest.title}" failed:\n${engineState()}`);
+    showEngineIfFailed(this.currentTest);
   });
 
   after(() => {

@@ -36,6 +36,11 @@ export function engineState(): string {
   return [`docker ps -a:\n${ps.stdout}${ps.stderr}`, `docker system df:\n${df.stdout}${df.stderr}`, `the end of ${log}:\n${tail}`].join('\n');
 }
 
+/** For an afterEach hook: prints engineState() after the test that just ran, if it failed. */
+export function showEngineIfFailed(test: Mocha.Test | undefined): void {
+  if (test?.state === 'failed') console.log(`    the engine after "${test.title}" failed:\n${engineState()}`);
+}
+
 /** Why tests of `image` cannot run here (no CLI, no engine, no image: then howToBuild says how), or undefined. */
 export function dockerUnavailable(image: string, howToBuild: string): string | undefined {
   const info = docker(['info', '--format', '{{.ServerVersion}}']);
