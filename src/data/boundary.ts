@@ -18,12 +18,22 @@ function edges(faker: Faker): string {
 
 /** Exactly `length` code points of faker prose, with one character outside the BMP near the end. */
 function long(faker: Faker, length: number): string {
-  const points: string[] = [];
-  while (points.length < length) points.push(...Array.from(`${faker.lorem.sentence()} `));
-  const text = points.slice(0, length);
-  if (length >= 4) text[length - 3] = '𝄞';
-  return text.join('');
+  let prose = '';
+  let points = 0;
+  while (points < length) {
+    const sentence = `${faker.lorem.sentence()} `;
+    prose += sentence;
+    points += SURROGATE.test(sentence) ? Array.from(sentence).length : sentence.length;
+  }
+  // Prose in one unit a code point (lorem's, always) is cut as it is: an array of 10,000 one-character strings was
+  // most of what a run allocated.
+  const text = prose.length === points ? prose.slice(0, length) : Array.from(prose).slice(0, length).join('');
+  if (length < 4) return text;
+  const at = prose.length === points ? length - 3 : Array.from(text).slice(0, length - 3).join('').length;
+  return `${text.slice(0, at)}𝄞${text.slice(at + (text.codePointAt(at) as number > 0xffff ? 2 : 1))}`;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 export const TEXT_KINDS = ['scripts', 'edges', 'long'] as const;
 export type TextKind = (typeof TEXT_KINDS)[number];
