@@ -102,8 +102,13 @@ export class CaseRun {
    * passed with every request it sends, so that cases side by side never take one another's.
    */
   readonly throttledAnswers: ThrottledAnswer[] = [];
-  /** How many of the case's exchanges the report budget has masked and kept so far. */
-  stored = 0;
+  /** How many of the case's exchanges the report budget has masked and kept so far, and up to where it is asked to. */
+  private stored = 0;
+  private storeTo = 0;
+  /** The exchanges up to here are judged (judged()): stored as the case's next request goes out. */
+  private judgedTo = 0;
+  /** The stores asked for so far, one after another; a failed one fails storeAll. */
+  private storing: Promise<void> = Promise.resolve();
   /** What the case makes its data with. */
   readonly gen: GenerationContext;
 
@@ -136,8 +141,42 @@ export class CaseRun {
     for (const j of judgements) this.result.assertions.push(assertion(j));
   }
 
+  /** The exchanges recorded so far are judged: their pages are masked and cut while the next request is on its way. */
+  judged(): void {
+    this.judgedTo = this.result.exchanges.length;
+  }
+
+  /**
+   * A request of the case was handed to undici: the exchanges judged before it are masked and budgeted in the next
+   * turn of the event loop, once undici has written it, while the target works on it. Stored before it, they kept
+   * the target waiting as long as masking took, where now the harness masks while it would wait anyway.
+   */
+  requestDispatched(): void {
+    const to = this.judgedTo;
+    if (to <= this.storeTo) return;
+    this.storeTo = to;
+    this.storing = this.storing.then(nextTurn).then(async () => {
+      this.stored = await this.services.budget.store(this.result.exchanges, this.stored, to);
+    });
+    // Not lost: storeAll awaits it.
+    this.storing.catch(() => undefined);
+  }
+
+  /** Every exchange of the case masked and budgeted, those the stores asked for first: before its result leaves it. */
+  async storeAll(): Promise<void> {
+    await this.storing;
+    this.stored = await this.services.budget.store(this.result.exchanges, this.stored);
+    this.storeTo = this.stored;
+  }
+
   /** The index of an exchange in the case's result. */
   indexOf(ex: Exchange): number {
     return this.result.exchanges.indexOf(ex);
   }
 }
+
+/**
+ * Resolves in the event loop's next check phase: after undici's write of a request to a kept-alive connection,
+ * which it makes from a setImmediate queued as the request was dispatched.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -26,17 +26,17 @@ export class ReportBudget {
   constructor(private readonly secrets: Secrets, private readonly http: HttpClient) {}
 
   /**
-   * Masks and budgets, in place, a case's exchanges from index `from` on (those recorded since the last call), and
-   * returns where the next call starts: in slices that yield to the event loop, so that masking a long walk never
+   * Masks and budgets, in place, a case's exchanges from index `from` to `to` (those recorded since the last call),
+   * and returns where the next call starts: in slices that yield to the event loop, so that masking a long walk never
    * keeps a stop (deadline, signal) from being heard. Once the run is stopped, what is left is kept without its
    * bodies, masked.
    */
-  async store(list: Exchange[], from: number): Promise<number> {
+  async store(list: Exchange[], from: number, to = list.length): Promise<number> {
     // A token a case obtained itself (the token cases) is a live credential too: masked like the run's own.
-    for (let i = from; i < list.length; i++) this.secrets.add(issuedToken(list[i] as Exchange));
+    for (let i = from; i < to; i++) this.secrets.add(issuedToken(list[i] as Exchange));
     const halt = this.http.options.halt;
     let slice = performance.now();
-    for (let i = from; i < list.length; i++) {
+    for (let i = from; i < to; i++) {
       if (performance.now() - slice > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         slice = performance.now();
@@ -44,7 +44,7 @@ export class ReportBudget {
       const ex = list[i] as Exchange;
       list[i] = halt?.aborted ? this.secrets.withoutBodies(ex, `not kept: the run was stopped (${String(halt.reason)})`) : this.keep(ex);
     }
-    return list.length;
+    return to;
   }
 
   /**

@@ -72,7 +72,9 @@ export async function tokenGet(run: CaseRun, url: string): Promise<OutgoingReque
 export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name): Promise<Exchange> {
   const { http, tokens } = run.services;
   const usesRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'] !== undefined && step.operation !== 'requestToken';
-  const ex = usesRunToken ? await tokenCall(() => tokens.send(label, request, run.throttledAnswers)) : await http.send(label, request, run.throttledAnswers);
+  const dispatched = (): void => run.requestDispatched();
+  const ex = usesRunToken ? await tokenCall(() => tokens.send(label, request, run.throttledAnswers, dispatched))
+    : await http.send(label, request, run.throttledAnswers, dispatched);
   recordThrottled(run);
   run.result.exchanges.push(ex);
   return ex;

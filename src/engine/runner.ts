@@ -56,7 +56,7 @@ export class Runner {
     const started = performance.now();
     const run = new CaseRun(c, this.services);
     const { result } = run;
-    const { budget, secrets, throttled } = this.services;
+    const { secrets, throttled } = this.services;
     try {
       this.checkPreconditions(c);
       for (const [name, value] of Object.entries(c.vars ?? {})) run.vars[name] = run.resolve(value);
@@ -73,7 +73,7 @@ export class Runner {
       unjudged(result, error);
     }
     throttled.settle(run.throttledFailures, result.verdict !== 'skip' && result.verdict !== 'error');
-    run.stored = await budget.store(result.exchanges, run.stored);
+    await run.storeAll();
     if (result.reason) result.reason = secrets.scrub(result.reason);
     result.assertions = result.assertions.map((a) => ({ ...a, message: secrets.scrub(a.message) }));
     // Nothing of the case makes data any more: its faker may serve the next case.
@@ -115,8 +115,8 @@ async function runSteps(run: CaseRun): Promise<void> {
   let completed = true;
   for (const step of run.c.steps.filter((s) => !s.cleanup)) {
     const ok = await runStep(run, step);
-    // Judged: its pages are masked and cut now, not held parsed to the end of the case.
-    run.stored = await run.services.budget.store(run.result.exchanges, run.stored);
+    // Judged: its pages are masked and cut as the next request goes out, not held parsed to the end of the case.
+    run.judged();
     if (!ok) {
       completed = false;
       break;

@@ -142,14 +142,14 @@ export class TokenProvider implements TokenSender {
 
   /**
    * Sends the request with the run's token as its Authorization and, after a 401, once more with a fresh token: a
-   * target may revoke a token before it expires. A TokenError when no token can be had.
+   * target may revoke a token before it expires. A TokenError when no token can be had. `dispatched`: as HttpClient.send.
    */
-  async send(label: string, request: OutgoingRequest, throttled?: ThrottledAnswer[]): Promise<Exchange> {
+  async send(label: string, request: OutgoingRequest, throttled?: ThrottledAnswer[], dispatched?: () => void): Promise<Exchange> {
     const used = await this.token(throttled);
-    const first = await this.http.send(label, withBearer(request, used), throttled);
+    const first = await this.http.send(label, withBearer(request, used), throttled, dispatched);
     if (first.response?.status !== 401) return first;
     this.invalidate(used);
-    return this.http.send(label, withBearer(request, await this.token(throttled)), throttled);
+    return this.http.send(label, withBearer(request, await this.token(throttled)), throttled, dispatched);
   }
 
   /**

@@ -173,15 +173,16 @@ export class HttpClient {
    * Sends one request and records the exchange. A throttled answer (429, 503 with Retry-After) is not the answer: it
    * is waited out and the request sent again, within the caps. After a transport error, a request safe to repeat is
    * sent again up to `retries` times. The throttled answers met on the way go to `throttled` (a case's own list).
+   * `dispatched` is called each time the request is handed to undici, before its answer: work the caller puts off
+   * until then (a setImmediate it queues runs once undici has written the request) overlaps the target's.
    */
-  async send(step: string, req: OutgoingRequest, throttled: ThrottledAnswer[] = this.throttledAnswers): Promise<Exchange> {
+  async send(step: string, req: OutgoingRequest, throttled: ThrottledAnswer[] = this.throttledAnswers, dispatched?: () => void): Promise<Exchange> {
     if (!this.allows(req.url)) return foreign(step, req, [...this.origins]);
     const halt = this.options.halt;
     if (halt?.aborted) return stopped(step, req, halt);
     const refused = unsendableHeader(req.headers ?? {});
     if (refused) return unsendable(step, req, refused);
     const retries = Math.max(0, this.options.retries ?? 0);
-    const endpoint = this.options.endpointOf?.(req.method, req.url);
     let resent = 0;
     let throttledCount = 0;
     let waited = 0;
@@ -190,13 +191,14 @@ export class HttpClient {
       // crawl (Retry-After: 0 to most requests) must not stretch a run to hours, and its throttled answers are given up.
       if (this.waiting.ms() < this.policy.maxTotalWaitMs) await this.whileWaiting(this.limiter.acquire(halt), this.pacing);
       if (halt?.aborted) return stopped(step, req, halt);
-      const exchange = await this.sendOnce(step, req);
+      const exchange = await this.sendOnce(step, req, dispatched);
       const res = exchange.response;
       if (res && isThrottled(res.status, res.headers)) {
         // A write answered 503 may have been passed on and stored by a gateway: never sent again (docs/transport.md).
         if (res.status === 503 && !SAFE_TO_REPEAT.has(req.method.toUpperCase())) return writeUnavailable(exchange, req.method);
         throttledCount += 1;
-        this.noteThrottled(endpoint, exchange, throttled);
+        // Only a throttled answer needs its endpoint: asked for every request, it was two URL parses each.
+        this.noteThrottled(this.options.endpointOf?.(req.method, req.url), exchange, throttled);
         const wait = Math.min(throttleWaitMs(res.headers, throttledCount - 1), this.policy.maxWaitMs);
         if (throttledCount >= MAX_THROTTLED_ANSWERS || this.waiting.ms() + wait > this.policy.maxTotalWaitMs) {
           this.stats.gaveUp += 1;
@@ -224,7 +226,7 @@ export class HttpClient {
     if (kept.length < THROTTLED_KEPT) kept.push({ endpoint, exchange });
   }
 
-  private async sendOnce(step: string, req: OutgoingRequest): Promise<Exchange> {
+  private async sendOnce(step: string, req: OutgoingRequest, dispatched?: () => void): Promise<Exchange> {
     const started = performance.now();
     const startedAt = new Date().toISOString();
     const headers = { ...(req.headers ?? {}) };
@@ -241,7 +243,7 @@ export class HttpClient {
     try {
       const cap = this.options.maxResponseBytes;
       // Decoding is inside the request's time limit too: stacked or slow codings end with the request.
-      const { res, raw, responseHeaders, codings, text, problem } = await untilAborted(signal, (async () => {
+      const answer = (async () => {
         const res = await undici.request(url, {
           method: req.method as Dispatcher.HttpMethod,
           headers,
@@ -258,7 +260,10 @@ export class HttpClient {
         const decoded = codings.length > 0 ? await decodeBody(raw, codings, cap, cut, signal)
           : { text: utf8Text(raw), ...(cut ? { problem: `the body exceeds the ${cap}-byte cap and was cut` } : {}) };
         return { res, raw, responseHeaders, codings, ...decoded };
-      })());
+      })();
+      // undici.request has dispatched the request by now (synchronously, up to its first await).
+      dispatched?.();
+      const { res, raw, responseHeaders, codings, text, problem } = await untilAborted(signal, answer);
       recorded.response = { status: res.statusCode, headers: responseHeaders, body: text, ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}) };
       const parsed = problem ? { problem } : parseJson(recorded.response, codings.length === 0 ? unlabelledCoding(raw) : undefined);
       if ('json' in parsed) recorded.response.json = parsed.json;

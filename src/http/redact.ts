@@ -250,6 +250,8 @@ export class Secrets {
  * password either.
  */
 export function stripUserinfo(url: string): string {
+  // Userinfo is only ever read before an '@' (WHATWG URL), and the fallback needs one too: nothing to strip.
+  if (!url.includes('@')) return url;
   try {
     const u = new URL(url);
     if (u.username === '' && u.password === '') return withoutLeadingUserinfo(url);
