@@ -25,8 +25,8 @@ function long(faker: Faker, length: number): string {
     prose += sentence;
     points += SURROGATE.test(sentence) ? Array.from(sentence).length : sentence.length;
   }
-  // Prose in one unit a code point (lorem's, always) is cut as it is: an array of 10,000 one-character strings was
-  // most of what a run allocated.
+  // Prose of one unit a code point (lorem's, always) is cut as a string: an array of 10,000 one-character strings
+  // was a sixth of what a run allocated.
   const text = prose.length === points ? prose.slice(0, length) : Array.from(prose).slice(0, length).join('');
   if (length < 4) return text;
   const at = prose.length === points ? length - 3 : Array.from(text).slice(0, length - 3).join('').length;
