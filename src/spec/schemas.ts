@@ -129,11 +129,15 @@ export function precompiledValidator(uri: string): ValidateFunction | undefined 
   return typeof ready === 'function' ? ready : undefined;
 }
 
+/** Validators by schema URI, each found once: a 10-item batch asks for its item schema's ten times. */
+const validators = new Map<string, ValidateFunction>();
+
 export function validator(uri: string): ValidateFunction {
-  const ready = precompiledValidator(uri);
-  if (ready) return ready;
-  const fn = schemaRegistry().getSchema(uri);
+  const known = validators.get(uri);
+  if (known) return known;
+  const fn = precompiledValidator(uri) ?? schemaRegistry().getSchema(uri);
   if (!fn) throw new Error(`rdx: no schema ${uri} in spec/schemas`);
+  validators.set(uri, fn);
   return fn;
 }
 
