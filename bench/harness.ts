@@ -34,8 +34,9 @@ export function measuredRun(baseUrl: string, secret: string): ReturnType<typeof 
  * The harness's own requests replayed in order over one keep-alive connection, with nothing judged or recorded:
  * the most any harness could do with the same traffic against an equally fresh simulator.
  */
-async function replay(baseUrl: string, token: string, secret: string, requests: Replayed[]): Promise<number> {
+async function replay(baseUrl: string, token: string, secret: string, requests: Replayed[]): Promise<{ rate: number; cpuMicros: number }> {
   const agent = new Agent({ connections: 1 });
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (const r of requests) {
     const url = new URL(r.url);
@@ -47,8 +48,9 @@ async function replay(baseUrl: string, token: string, secret: string, requests: 
     await res.body.text();
   }
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   await agent.close();
-  return requests.length / seconds;
+  return { rate: requests.length / seconds, cpuMicros: used.user + used.system };
 }
 
 interface Replayed {
@@ -78,14 +80,20 @@ export const harnessSection: BenchSection = {
   async run(): Promise<Table[]> {
     const bare: number[] = [];
     const harness: number[] = [];
+    // CPU time (user + system, µs) per exchange of this process: the simulator runs in its own.
+    const bareCpu: number[] = [];
+    const harnessCpu: number[] = [];
     let exchanges = 0;
     for (let i = 0; i < PAIRS; i++) {
       const a = await simulatorProcess(RDX_CLI, BENCH_SECRET);
       let sent: Replayed[];
       try {
+        const cpu = process.cpuUsage();
         const { report } = await measuredRun(a.baseUrl, BENCH_SECRET);
+        const used = process.cpuUsage(cpu);
         sent = report.cases.flatMap((c) => c.exchanges.map((e) => e.request));
         exchanges = sent.length;
+        harnessCpu.push((used.user + used.system) / exchanges);
         // The rate while cases run: loading suites and starting up are fixed costs, shown by the wall-time row.
         harness.push(exchanges / (report.cases.reduce((ms, c) => ms + c.durationMs, 0) / 1000));
       } finally {
@@ -93,7 +101,9 @@ export const harnessSection: BenchSection = {
       }
       const b = await simulatorProcess(RDX_CLI, BENCH_SECRET);
       try {
-        bare.push(await replay(b.baseUrl, await tokenFor(b.baseUrl, BENCH_SECRET), BENCH_SECRET, sent));
+        const replayed = await replay(b.baseUrl, await tokenFor(b.baseUrl, BENCH_SECRET), BENCH_SECRET, sent);
+        bare.push(replayed.rate);
+        bareCpu.push(replayed.cpuMicros / sent.length);
       } finally {
         b.stop();
       }
@@ -102,17 +112,20 @@ export const harnessSection: BenchSection = {
     const help = Array.from({ length: 5 }, () => timed([RDX_CLI, '--help']));
     const bareNode = Array.from({ length: 5 }, () => timed(['-e', '0']));
     const ratios = harness.map((rate, i) => rate / (bare[i] as number));
+    const cpuRatios = harnessCpu.map((us, i) => (bareCpu[i] as number) / us);
     return [{
       title: `Harness speed (median of ${RUNS} runs, the exchange rate of ${PAIRS} pairs; simulator in its own process)`,
       columns: ['measure', 'value', 'baseline', 'ratio'],
       rows: [
         ['exchanges/s: harness (full suite but the explore cases) vs the same requests replayed bare', Math.round(median(harness)), Math.round(median(bare)), median(ratios).toFixed(2)],
+        ['CPU per exchange, µs: the harness process (the whole run, its suites loaded and planned) vs the replay', Math.round(median(harnessCpu)), Math.round(median(bareCpu)), median(cpuRatios).toFixed(2)],
         ['full default run `rdx run` (starts the simulator), ms', Math.round(median(full)), '-', '-'],
         ['`rdx --help` start-up vs `node -e 0`, ms', Math.round(median(help)), Math.round(median(bareNode)), (median(help) / median(bareNode)).toFixed(2)],
       ],
       notes: [
         `${exchanges} exchanges per full run at --concurrency 1; the replay sends them in order on one connection and judges nothing.`,
         `The ratio is the median of the pairs' ratios (a harness run, then its replay; the first pair in a cold process): ${ratios.map((r) => r.toFixed(2)).join(', ')}.`,
+        `CPU: the replay's CPU per exchange over the harness's, per pair (the harness's includes loading and planning the suites, and V8's helper threads): ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}.`,
         'The exchange rate leaves out the explore cases (suites/explore/, some 1,600 requests within their budget): a passing search records none of its requests, so no replay could send the same; counted, their time without their requests made the ratio 0.13 on 2026-11-27. The wall-time row runs them.',
         'Goals: harness >= 0.7x the bare loop (issue 39); the full default run well under 10 s.',
       ],
