@@ -41,6 +41,7 @@ export const IMPLEMENTED: Readonly<Record<string, unknown>> = {
   EVENTS: 'none',
   VERSIONING: 'none',
   ABSENT_OPTIONAL_FIELD: 'omit',
+  NULL_ENVELOPE_MEMBER: 'omit',
   EXTRA_FIELDS: 'reject',
   PATCH_RESPONSE_ID: 'include',
   DATE_VALUE_FORMAT: 'iso8601',

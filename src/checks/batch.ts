@@ -3,7 +3,7 @@ import { resourceInfo } from '../spec/index.js';
 import { readPath } from '../core/paths.js';
 import type { Exchange } from '../core/results.js';
 import { walkRecords } from './lists.js';
-import { bodyObject, defineCheck, fail, judge, pass, show, valuesAt, type CheckContext } from './registry.js';
+import { bodyObject, carries, defineCheck, fail, judge, pass, show, valuesAt, type CheckContext } from './registry.js';
 
 /**
  * The batch-create variant of an answer (1..4), told by the body's shape alone: which status goes with which body is
@@ -13,8 +13,8 @@ import { bodyObject, defineCheck, fail, judge, pass, show, valuesAt, type CheckC
 export function batchVariant(ex: Exchange): { variant: 1 | 2 | 3 | 4 } | { none: string } {
   const body = bodyObject(ex);
   if (!body) return { none: `the body is ${show(ex.response?.json ?? ex.response?.body?.slice(0, 60))}, not an object` };
-  const hasData = 'data' in body;
-  const hasErrors = 'errors' in body;
+  const hasData = carries(body, 'data');
+  const hasErrors = carries(body, 'errors');
   if (typeof body['message'] !== 'string') return { none: 'message is missing or not a string' };
   if (hasData && !Array.isArray(body['data'])) return { none: `data is ${show(body['data'], 60)}, not an array` };
   if (hasErrors && !Array.isArray(body['errors'])) return { none: `errors is ${show(body['errors'], 60)}, not an array` };

@@ -1,6 +1,6 @@
 // The common envelope, judged on every exchange of every judged case.
 import { clause as clauseOf } from '../spec/index.js';
-import { defineCheck, fail, isFailure, judge, judgesEndpoint, outcomeOf, pass, show, bodyObject } from './registry.js';
+import { bodyObject, carries, defineCheck, fail, isFailure, judge, judgesEndpoint, outcomeOf, pass, show } from './registry.js';
 
 export const jsonBody = defineCheck({
   id: 'json-body',
@@ -47,7 +47,7 @@ export const dataIsArray = defineCheck({
   global: true,
   // Batch variant 1 ({message} only) carries no data; every other data-returning success must.
   appliesTo: (ctx) => outcomeOf(ctx.exchange) === 'success' && !!bodyObject(ctx.exchange) && judgesEndpoint('ENVELOPE.DATA_IS_ARRAY', ctx) &&
-    (ctx.operation?.kind !== 'batchCreate' || 'data' in (bodyObject(ctx.exchange) ?? {})),
+    (ctx.operation?.kind !== 'batchCreate' || carries(bodyObject(ctx.exchange) ?? {}, 'data')),
   run: ({ exchange }) => {
     const data = bodyObject(exchange)?.['data'];
     return [judge('ENVELOPE.DATA_IS_ARRAY', Array.isArray(data), 'data is an array',

@@ -1,5 +1,5 @@
 // HTTP conventions (RFC 9110): the status agrees with the body, and client mistakes are not server errors.
-import { bodyObject, defineCheck, isFailure, isSuccess, judge, show } from './registry.js';
+import { bodyObject, carries, defineCheck, isFailure, isSuccess, judge, show } from './registry.js';
 
 export const statusMatchesBody = defineCheck({
   id: 'status-matches-body',
@@ -10,7 +10,7 @@ export const statusMatchesBody = defineCheck({
   run: ({ exchange, operation }) => {
     const body = bodyObject(exchange) ?? {};
     const status = exchange.response?.status ?? 0;
-    const errorShaped = 'errors' in body && !('data' in body);
+    const errorShaped = carries(body, 'errors') && !carries(body, 'data');
     const records = Array.isArray(body['data']) ? (body['data'] as unknown[]).length : 0;
     // data and errors together in batch creation are a partial success: part of the request failed and part did not,
     // so RFC 9110 gives no class that fits better than another (207, 200, 201, 400 and 422 are all seen for it).

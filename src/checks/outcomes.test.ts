@@ -5,6 +5,7 @@ import { getCheck, type CheckContext } from './index.js';
 import { batchVariant } from './batch.js';
 import { outcomeOf, valuesAt } from './registry.js';
 import type { Exchange } from '../core/results.js';
+import { operation } from '../spec/index.js';
 
 function answer(status: number, json: unknown, url = 'http://sim.test/ats/job-offers'): Exchange {
   return {
@@ -40,6 +41,24 @@ describe('outcomes read from the body', () => {
     for (const status of [200, 201, 207, 400, 422]) expect(batchVariant(answer(status, partial)), String(status)).to.deep.equal({ variant: 3 });
     expect(batchVariant(answer(200, { message: 'refused', errors: [error] }))).to.deep.equal({ variant: 4 });
     expect(batchVariant(answer(201, { message: 'created', errors: [] }))).to.have.property('none');
+  });
+
+  it('reads an envelope member sent as null as left out (NULL_ENVELOPE_MEMBER), and fails null where data must be', () => {
+    expect(batchVariant(answer(400, { message: 'refused', data: null, errors: [error] }))).to.deep.equal({ variant: 4 });
+    expect(batchVariant(answer(201, { message: 'created', data: null }))).to.deep.equal({ variant: 1 });
+    expect(batchVariant(answer(201, { message: 'created', data: [{ id: 1 }], errors: null }))).to.deep.equal({ variant: 2 });
+    expect(batchVariant(answer(201, { message: 'created', data: {} }))).to.have.property('none');
+    // A 2xx error body is one with data: null beside it too; a read that must list records still needs an array.
+    expect(run('status-matches-body', answer(200, { message: 'refused', data: null, errors: [error] }))).to.deep.include({ passed: false, message: 'status 200 with an error body ("refused")' });
+    const dataIsArray = getCheck('data-is-array');
+    const applies = (operationId: string, json: unknown): boolean | undefined => {
+      const exchange = answer(201, json);
+      const ctx: CheckContext = { exchange, stepExchanges: [exchange], invalidItems: new WeakSet(), args: {}, declared: {}, operation: operation(operationId) };
+      return dataIsArray?.appliesTo?.(ctx);
+    };
+    expect(applies('batchCreateJobOffers', { message: 'created', data: null })).to.equal(false);
+    expect(applies('listJobOffers', { message: 'ok', data: null })).to.equal(true);
+    expect(run('data-is-array', answer(200, { message: 'ok', data: null, meta: { next_link: null } })).map((j) => j.passed)).to.deep.equal([false]);
   });
 
   it('passes a partial success body with any status, and fails an all-or-nothing refusal saying so', () => {

@@ -75,6 +75,13 @@ export function bodyObject(ex: Exchange): Record<string, unknown> | undefined {
   return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
 }
 
+/**
+ * Whether a body carries an envelope member (data, errors): there and not null. A body may leave out what it has no
+ * use for, and null there reads as left out (interpretation NULL_ENVELOPE_MEMBER): an error body with `data: null`
+ * is an error body. Where a member must be there (data on a success), null still fails the check that needs it.
+ */
+export const carries = (body: Record<string, unknown>, member: 'data' | 'errors'): boolean => body[member] !== undefined && body[member] !== null;
+
 /** Whether the clause register says `clauseId` applies to the exchange's endpoint (spec/clauses.yaml `endpoints`). */
 export const judgesEndpoint = (clauseId: string, ctx: CheckContext): boolean =>
   !!ctx.operation && clauseOf(clauseId).endpoints.includes(ctx.operation.endpoint);
