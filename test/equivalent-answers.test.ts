@@ -15,7 +15,7 @@ import { runConformance } from '../src/engine/run.js';
 import { SELFCHECK_EXPLORE_BUDGET, caseOutcome, outcomeDifferences, type CaseOutcome } from '../src/selfcheck/index.js';
 import { startSimulator } from '../simulator/index.js';
 
-type Rewrite = 'unchanged' | 'text' | 'transport';
+type Rewrite = 'unchanged' | 'text' | 'transport' | 'big-ids';
 
 /** A JSON text with every string character outside printable ASCII, and every "e", as a \u escape. */
 function escapedJson(value: unknown, indent = ''): string {
@@ -56,6 +56,10 @@ function rewrite(how: Rewrite, n: number, req: IncomingMessage, headers: Incomin
     const envelope = value && typeof value === 'object' && !Array.isArray(value) && 'message' in value;
     const written = envelope ? { ...value, status: 'done', request_id: `r-${n}` } : value;
     return { headers: out, body: Buffer.from(`${escapedJson(written)}\n`, 'utf8'), chunked: true };
+  }
+  if (how === 'big-ids' && /json/.test(String(headers['content-type']))) {
+    // Not an equivalent answer: ids beyond 2^53 (a 64-bit id scheme), which JSON.parse cannot read exactly.
+    return { headers: out, body: Buffer.from(body.toString('utf8').replace(/"id":(\d+)/g, (_, id: string) => `"id":${BigInt(id) + 2n ** 60n}`)), chunked: false };
   }
   if (how === 'transport') {
     out['connection'] = 'close';
@@ -100,7 +104,7 @@ async function rewritingProxy(how: Rewrite): Promise<{ server: Server; url: stri
 }
 
 /** Every case's outcome, judged through the proxy with its rewrite, against a fresh simulator. */
-async function outcomesThrough(how: Rewrite): Promise<{ outcomes: CaseOutcome[]; exchanges: number }> {
+async function outcomesThrough(how: Rewrite): Promise<{ outcomes: CaseOutcome[]; exchanges: number; reasons: Map<string, string> }> {
   const proxy = await rewritingProxy(how);
   // The links the simulator writes (meta.next_link) lead back through the proxy.
   const simulator = await startSimulator({ host: '127.0.0.1', port: 0, publicUrl: proxy.url, admin: false });
@@ -113,7 +117,10 @@ async function outcomesThrough(how: Rewrite): Promise<{ outcomes: CaseOutcome[];
       profile: { ...defaults(), baseUrl: proxy.url, clientId, clientSecret, fixtures, allowIrreversible: true, explore: { ...SELFCHECK_EXPLORE_BUDGET } },
       reporter: 'none',
     });
-    return { outcomes: report.cases.map(caseOutcome), exchanges: report.cases.reduce((n, c) => n + c.exchanges.length, 0) };
+    return {
+      outcomes: report.cases.map(caseOutcome), exchanges: report.cases.reduce((n, c) => n + c.exchanges.length, 0),
+      reasons: new Map(report.cases.map((c) => [c.id, c.reason ?? ''])),
+    };
   } finally {
     proxy.server.closeAllConnections();
     await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
@@ -151,4 +158,13 @@ describe('equivalent answers: the same verdicts however an answer is written or 
       expect(outcomes.map((o) => o.id)).to.deep.equal(unchanged.map((o) => o.id));
     });
   }
+
+  it('accuses no target of ids beyond 2^53: a case that meets one is not judged, saying why, and the others as before', async () => {
+    const { outcomes, reasons } = await outcomesThrough('big-ids');
+    const before = new Map(unchanged.map((o) => [o.id, o]));
+    const skipped = outcomes.filter((o) => o.verdict === 'skip' && /beyond ±\(2\^53 - 1\)/.test(reasons.get(o.id) ?? ''));
+    expect(skipped.length).to.be.greaterThan(20);
+    const others = outcomes.filter((o) => !skipped.includes(o));
+    expect(others.filter((o) => JSON.stringify(o) !== JSON.stringify(before.get(o.id))).map((o) => `${o.id}: ${o.verdict} ${reasons.get(o.id) ?? ''}`)).to.deep.equal([]);
+  });
 });

@@ -44,6 +44,46 @@ function stringEnd(text: string, open: number): number {
   return -1;
 }
 
+/** The largest integer a double holds exactly, as a BigInt. */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** 2^53 - 1 has 16 digits: a text without a run of 16 has no integer beyond it. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * The integer literals of a JSON text, outside its strings, beyond ±(2^53 - 1): JSON.parse reads each as the nearest
+ * double, so two of them can read the same (RFC 8259 §6: only integers within that range are interoperable). At most
+ * `limit` of them, as written; most texts are ruled out by one native search.
+ */
+export function unsafeIntegers(text: string, limit = 3): string[] {
+  if (!LONG_DIGITS.test(text)) return [];
+  const found: string[] = [];
+  for (let i = 0; i < text.length && found.length < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      if (i < 0) break;
+      continue;
+    }
+    if (c !== 0x2d && !isDigit(c)) continue;
+    let end = c === 0x2d ? i + 1 : i;
+    while (isDigit(text.charCodeAt(end))) end++;
+    const next = text.charCodeAt(end);
+    // A fraction or an exponent makes it no integer literal: such a number was never meant to be exact.
+    const integer = next !== 0x2e && next !== 0x65 && next !== 0x45;
+    if (integer && end - i >= 16) {
+      const value = BigInt(text.slice(i, end));
+      if (value > MAX_SAFE || value < -MAX_SAFE) found.push(text.slice(i, end));
+    }
+    while (end < text.length && isNumberPart(text.charCodeAt(end))) end++;
+    i = end - 1;
+  }
+  return found;
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** Digits, '.', 'e', 'E', '+' and '-': what the rest of a number is made of. */
+const isNumberPart = (c: number): boolean => isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+
 const scans = new WeakMap<object, { body: string; scan: JsonScan }>();
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bodyScan, jsonScan } from './json-scan.js';
+import { bodyScan, jsonScan, unsafeIntegers } from './json-scan.js';
 import { jsonPrefix } from './json-prefix.js';
 import { show } from '../checks/registry.js';
 
@@ -45,6 +45,40 @@ describe('jsonScan', () => {
     expect(first).to.deep.equal(jsonScan(response.body));
     response.body = '[[[1]]]';
     expect(bodyScan(response)).to.deep.equal({ depth: 3, weight: jsonScan('[[[1]]]').weight });
+  });
+});
+
+/** A JSON tree whose integers may lie beyond 2^53, kept exact as BigInts (written as literals). */
+type Exact = bigint | number | string | boolean | null | Exact[] | { [key: string]: Exact };
+const exact = fc.letrec<{ v: Exact }>((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }), fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 30 }), fc.stringMatching(/^\d{14,22}$/), fc.boolean(), fc.constant(null),
+    fc.array(tie('v'), { maxLength: 5 }), fc.dictionary(fc.string({ maxLength: 5 }), tie('v'), { maxKeys: 5 })),
+})).v;
+
+const written = (v: Exact): string => {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return `[${v.map(written).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${written(x)}`).join(',')}}`;
+  return JSON.stringify(v);
+};
+
+/** Its integer literals beyond ±(2^53 - 1), in order: the BigInts, and the doubles written without an exponent. */
+const beyond = (v: Exact): string[] => {
+  if (Array.isArray(v)) return v.flatMap(beyond);
+  if (v && typeof v === 'object') return Object.values(v).flatMap(beyond);
+  const text = typeof v === 'bigint' || typeof v === 'number' ? written(v) : '';
+  const max = BigInt(Number.MAX_SAFE_INTEGER);
+  return /^-?\d+$/.test(text) && (BigInt(text) > max || BigInt(text) < -max) ? [text] : [];
+};
+
+describe('unsafeIntegers', () => {
+  it('finds the integer literals beyond ±(2^53 - 1), outside strings, as written: at most three', () => {
+    fc.assert(fc.property(exact, (v) => {
+      expect(unsafeIntegers(written(v))).to.deep.equal(beyond(v).slice(0, 3));
+    }), { numRuns: 2000 });
+    expect(unsafeIntegers('{"id":9007199254740991,"n":-9007199254740992,"x":12345678901234567890.5,"e":1e30}')).to.deep.equal(['-9007199254740992']);
+    expect(unsafeIntegers('{"id":"1152921504606847524","note":"\\"99999999999999999"}')).to.deep.equal([]);
   });
 });
 

@@ -29,9 +29,8 @@ export async function runControl(run: CaseRun, pending: PendingControl): Promise
   const { control, body } = controlOf(run, pending, given);
   await learnJobOfferIds(run, control);
   const request = await buildRequest(run, control, op, body);
-  const ex = await send(run, control, request, `control: ${step.name}`);
+  const ex = await send(run, control, request, `control: ${step.name}`, op && { op, body });
   if (ex.transportError) throw new Stop('error', `control of step "${step.name}": no answer: ${ex.transportError.message}`);
-  if (op) run.services.ledger.record(c.id, op, ex, body, request);
   const index = run.indexOf(ex);
   const status = ex.response?.status;
   const what = describeControl(given);

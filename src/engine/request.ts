@@ -6,6 +6,7 @@ import { TokenError, bearer } from '../http/auth.js';
 import { verdictOf, type CaseResult, type Exchange, type Unlock, type Verdict } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, assertion, type CaseRun } from './case-run.js';
+import { unsafeIntegers } from '../core/json-scan.js';
 
 /** How a list of values is written in a query (interpretation REFERENCE_LIST_ENCODING; the first is OpenAPI's default). */
 export const LIST_ENCODINGS = ['repeat', 'brackets', 'comma', 'json'] as const;
@@ -68,8 +69,18 @@ export async function tokenGet(run: CaseRun, url: string): Promise<OutgoingReque
   return { method: 'GET', url, headers: { accept: 'application/json', authorization: bearer(await token(run)) } };
 }
 
-/** Sends and records; a request with the run's own token goes through the token provider (a fresh token after a 401). */
-export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name): Promise<Exchange> {
+/** A write's operation and the body it sent, resolved (its items the objects the run may have spoiled on purpose). */
+export interface Write {
+  op: Operation;
+  body: unknown;
+}
+
+/**
+ * Sends and records; a request with the run's own token goes through the token provider (a fresh token after a 401).
+ * What a write created or deleted goes to the residue ledger as soon as its answer says so, before anything is judged:
+ * a case that stops on the answer (a failed setup step, a skip) has still left those records on the target.
+ */
+export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest, label = step.name, write?: Write): Promise<Exchange> {
   const { http, tokens } = run.services;
   const usesRunToken = (step.auth ?? 'default') === 'default' && request.headers?.['authorization'] !== undefined && step.operation !== 'requestToken';
   const dispatched = (): void => run.requestDispatched();
@@ -77,7 +88,22 @@ export async function send(run: CaseRun, step: StepDef, request: OutgoingRequest
     : await http.send(label, request, run.throttledAnswers, dispatched);
   recordThrottled(run);
   run.result.exchanges.push(ex);
+  if (write) run.services.ledger.record(run.c.id, write.op, ex, write.body, request);
+  const unsafe = ex.response ? unsafeIntegers(ex.response.body) : [];
+  // Judged as parsed, two such ids could read as one record, and a read by one would name another: a false failure.
+  if (unsafe.length > 0) throw new Stop('skip', beyondDoubles(ex, unsafe), BEYOND_DOUBLES);
   return ex;
+}
+
+const BEYOND_DOUBLES: Unlock = {
+  unlock: 'integers within ±(2^53 - 1)',
+  how: 'answer ids and counts within ±(2^53 - 1), the integers RFC 8259 §6 calls interoperable; nothing in the profile makes the harness read larger ones exactly',
+};
+
+function beyondDoubles(ex: Exchange, literals: string[]): string {
+  const path = URL.canParse(ex.request.url) ? new URL(ex.request.url).pathname : ex.request.url;
+  return `the answer to ${ex.request.method} ${path} carries ${literals.join(', ')}${literals.length > 1 ? ', integers' : ', an integer'} beyond `
+    + '±(2^53 - 1), which JSON.parse reads as the nearest double: the records it names cannot be told apart or addressed exactly, so the case is not judged (RFC 8259 §6)';
 }
 
 /** How a case records a throttled answer it met: the step that met it, marked. */

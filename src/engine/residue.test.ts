@@ -95,4 +95,14 @@ describe('the residue a report states is what the target holds', function () {
     expect(grown['jobboard-job-offer']).to.equal(0);
     expect(report.residueSummary?.records).to.equal(report.residue.length);
   });
+
+  // Cases that stop on a create's answer (a setup step that breaks a MUST, an id the step cannot capture) have left
+  // its records on the target all the same: the ledger takes them from the answer, before anything is judged.
+  for (const fault of ['application-step-without-id', 'created-without-ids']) {
+    it(`against ${fault} (cases stop on the create's answer): every record the target gained is stated`, async () => {
+      const { report, grown } = await runAgainst([personaByName(fault) as Persona]);
+      expect(report.summary.verdict).to.equal('NOT_CONFORMANT');
+      expect(stated(report, Object.keys(grown))).to.deep.equal(grown);
+    });
+  }
 });

@@ -101,9 +101,11 @@ export class ResidueLedger {
       // An invalid item counts only when the answer says it was created anyway (a lenient server).
       if ((named || this.invalidItems.has(item)) && !created) continue;
       const id = readPath(created, 'id');
+      // An id beyond 2^53 is read as the nearest double: kept, it would name another record. The reference stays.
+      const rounded = typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id);
       const entry: ResidueEntry = {
         resource: op.resource, operationId: op.operationId, reference: String(key), caseId,
-        createdAt: ex.startedAt, deleted: false, ...(typeof id === 'number' || typeof id === 'string' ? { id } : {}),
+        createdAt: ex.startedAt, deleted: false, ...((typeof id === 'number' || typeof id === 'string') && !rounded ? { id } : {}),
       };
       this.entries.push(entry);
       this.keys.set(entry, Object.fromEntries(idKey.map((f) => [f, String(item[f] ?? '')])));

@@ -133,8 +133,7 @@ async function cleanUp(run: CaseRun): Promise<void> {
       const op = step.operation ? operationOf(step.operation) : undefined;
       const body = step.body === undefined ? undefined : run.resolve(step.body);
       const request = await buildRequest(run, step, op, body);
-      const ex = await send(run, step, request, `cleanup: ${step.name}`);
-      if (op) run.services.ledger.record(run.c.id, op, ex, body, request);
+      await send(run, step, request, `cleanup: ${step.name}`, op && { op, body });
     } catch {
       // Nothing to clean (what it names was never created), or no answer: the residue ledger keeps the record.
     }

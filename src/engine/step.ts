@@ -1,7 +1,6 @@
 // One step of a case: its request sent (once per list encoding it tries), its pages walked, its answer judged, and
 // what it captures and observes passed on to the steps after it.
 import { operation as operationOf, type Operation } from '../spec/index.js';
-import type { OutgoingRequest } from '../http/client.js';
 import type { Exchange, Unlock } from '../core/results.js';
 import type { StepDef } from './suite.js';
 import { Stop, assertion, type CaseRun, type Judged } from './case-run.js';
@@ -20,7 +19,6 @@ const INTERPRETATION_UNLOCK: Record<string, Unlock> = { ATS_JOB_OFFER_ID: idSour
 /** One sending of a step's request (one per list encoding tried) with its judged expectations. */
 interface Attempt {
   encoding: ListEncoding | undefined;
-  request: OutgoingRequest;
   first: Exchange;
   stepExchanges: Exchange[];
   judgements: Judged[];
@@ -43,7 +41,7 @@ export async function runStep(run: CaseRun, step: StepDef): Promise<boolean> {
   // The steps of an OBSERVE case ask a question: what they expect are its preconditions, never a verdict.
   const role: StepRole = { setup, precondition: !setup && run.c.level === 'OBSERVE', outcomeClause: setup ? setupClause(run, step, op, body) : undefined };
   const attempt = chooseAttempt(step, await sendAttempts(run, step, op, body, role));
-  const { request, first, stepExchanges, judgements } = attempt;
+  const { first, stepExchanges, judgements } = attempt;
   const answer: Answer = { ex: first, stepExchanges, op, body };
   if (!role.setup && !role.precondition) judgements.push(...globalJudgements(run, answer));
   if (!settle(run, step, judgements, role)) return false;
@@ -53,7 +51,6 @@ export async function runStep(run: CaseRun, step: StepDef): Promise<boolean> {
     const value = how === '$listEncoding' ? attempt.encoding : observedValue(run, how, first, stepExchanges, body);
     observe(run, key, value, index);
   }
-  if (op) run.services.ledger.record(run.c.id, op, first, body, request);
   const passed = !judgements.some((j) => !j.passed);
   if (passed && step.control !== undefined) run.controls.push({ step, op, body });
   return passed;
@@ -67,7 +64,7 @@ async function sendAttempts(run: CaseRun, step: StepDef, op: Operation | undefin
   const attempts: Attempt[] = [];
   for (const encoding of listEncodings(run, step)) {
     const request = await buildRequest(run, step, op, body, encoding);
-    const first = await send(run, step, request);
+    const first = await send(run, step, request, step.name, op && { op, body });
     const stepExchanges = [first];
     if (step.paginate && !first.transportError) stepExchanges.push(...(await walk(run, step, first)));
     const broken = stepExchanges.find((e) => e.transportError);
@@ -83,7 +80,7 @@ async function sendAttempts(run: CaseRun, step: StepDef, op: Operation | undefin
       const unmet = role.setup && block.some((j) => j.check === 'expect.outcome' && j.clause === '' && !j.passed);
       for (const j of unmet ? block.filter((x) => x.check === 'expect.outcome') : block) judgements.push({ ...j, exchange: index });
     }
-    attempts.push({ encoding, request, first, stepExchanges, judgements });
+    attempts.push({ encoding, first, stepExchanges, judgements });
     if (judgements.every((j) => j.passed)) break;
   }
   return attempts;
