@@ -42,7 +42,7 @@ function recordCommands(family: Family, declared: ProfileDeclared): fc.Arbitrary
       .map(([slot, status, d]) => new FilteredList(family, slot, status, d)));
   }
   if (family.name === 'ats-job-offers') {
-    const value = valueOf({ name: 'value', types: ['string'], union: false, identity: false, reference: false }).filter((v) => !refusable(v, true));
+    const value = valueOf({ name: 'value', types: ['string'], union: false, identity: false, reference: false }).filter((v) => !refusable(v));
     commands.push(
       fc.tuple(fc.nat({ max: 7 }), fc.array(fc.record({ name: fc.nat({ max: 3 }), value }), { minLength: 1, maxLength: 3 }))
         .map(([i, e]) => new AddAttributes(family, i, e)),

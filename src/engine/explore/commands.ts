@@ -43,9 +43,8 @@ export abstract class Command implements fc.AsyncCommand<Session, Session> {
 }
 
 /** Whether an item carries a value an implementation may refuse (a limit it does not show). */
-function anyRefusable(s: Readonly<Session>, family: Family, item: Record<string, unknown>): boolean {
-  const required = new Set(writableFields(family, s.declared).filter((f) => f.required).map((f) => f.name));
-  return Object.entries(item).some(([field, value]) => refusable(value, required.has(field)));
+function anyRefusable(item: Record<string, unknown>): boolean {
+  return Object.values(item).some((value) => refusable(value));
 }
 
 /** The clause a refused write of admitted values breaks: optional fields accepted, else the write itself. */
@@ -93,7 +92,7 @@ export class Create extends Command {
     }
     const handles = items.map(() => (f.addressedBy === 'id' ? s.handle() : ''));
     const body = [...items, ...(invalid ? [invalid.item] : [])];
-    const valid = items.filter((item) => !anyRefusable(s, f, item));
+    const valid = items.filter((item) => !anyRefusable(item));
     // Sent as one literal, so the items stay the objects they are here: the invalid one is known as such to the
     // checks and to the residue ledger (an item refused is no residue).
     if (invalid) s.run.gen.invalidItems.add(invalid.item);
@@ -141,7 +140,7 @@ async function settleCreate(s: Session, f: Family, made: PreparedCreate, answer:
       continue;
     }
     // An item no limit could refuse, in a batch that reported no error, must be there.
-    const must = !reported && !anyRefusable(s, f, item) ? [{ match: { reference: item['reference'] }, fields: {}, clause: 'WRITE.READ_BACK', why: `step ${s.at} created it and reported no error` }] : [];
+    const must = !reported && !anyRefusable(item) ? [{ match: { reference: item['reference'] }, fields: {}, clause: 'WRITE.READ_BACK', why: `step ${s.at} created it and reported no error` }] : [];
     created.push(stored(await s.send(probe(f, item['reference'], `is ${String(item['reference'])} stored`, { expect: literal(must) })), item['reference']));
   }
   if (s.stop) return;
@@ -201,7 +200,7 @@ async function judgeInvalid(s: Session, f: Family, made: PreparedCreate, answer:
   else s.judge('records-are', answer, { resource: f.resource, absent: [gone] }, f.create);
   // The tame item beside it can be refused by no limit: a batch that stored neither failed partially all the same.
   // Where a valid item carries a value a limit may refuse, the whole batch may be refused for it (FIELD_LIMITS).
-  if (!kept && !made.items.some((item) => anyRefusable(s, f, item))) {
+  if (!kept && !made.items.some((item) => anyRefusable(item))) {
     s.judge('partial-success', answer, {}, f.create, [...made.items, invalid.item], invalid.item);
   }
 }
@@ -224,7 +223,7 @@ export class Put extends Command {
     // Attributes ride along as they are, so that either reading of a PUT without them leaves them alone.
     if (r.attributes) item['attributes'] = [...r.attributes].map(([name, value]) => ({ name, value }));
     await write(s, r, { name: this.describe(), operation: this.family.replace ?? '', params: params(this.family, r), body: literal(item) }, this.twice,
-      anyRefusable(s, this.family, item), acceptedClause(s, this.family, item, 'WRITE.READ_BACK'),
+      anyRefusable(item), acceptedClause(s, this.family, item, 'WRITE.READ_BACK'),
       () => whole(this.family, item), 'WRITE.READ_BACK', 'PUT');
   }
 }
@@ -248,7 +247,7 @@ export class Patch extends Command {
     const item = concrete(s, this.draft);
     const clause = Object.keys(item).length === 0 ? 'WRITE.PATCH_EMPTY' : acceptedClause(s, this.family, item, 'WRITE.PATCH_PARTIAL');
     return write(s, r, { name: `${this.describe()}${beside}`, operation: this.family.patch, params: params(this.family, r), body: literal(item) }, this.twice,
-      anyRefusable(s, this.family, item), clause, () => ({ ...r.fields, ...item }), 'WRITE.PATCH_PARTIAL', 'PATCH');
+      anyRefusable(item), clause, () => ({ ...r.fields, ...item }), 'WRITE.PATCH_PARTIAL', 'PATCH');
   }
 }
 

@@ -44,13 +44,14 @@ export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Ar
 export const LARGE_NUMBER = 2_147_483_647;
 
 /**
- * Whether an implementation may refuse the value without breaking a rule: long text, a large, negative or fractional
- * number (limits are not shown), or blank text where required.
+ * Whether an implementation may refuse the value without breaking a rule: long text, blank text (a least length is a
+ * limit too, in a required or an optional field), or a large, negative or fractional number: "Limits: not shown. No
+ * … field lengths … are documented". Accepted, each must be stored as sent all the same.
  */
-export function refusable(value: unknown, required: boolean): boolean {
+export function refusable(value: unknown): boolean {
   if (typeof value === 'number') return value > LARGE_NUMBER || value < 0 || !Number.isInteger(value);
   if (typeof value !== 'string') return false;
-  return [...value].length > LONG_TEXT || (required && value.trim() === '');
+  return [...value].length > LONG_TEXT || value.trim() === '';
 }
 
 /** A value of another type than the field declares: what a batch item invalid in that one field carries. */
