@@ -26,8 +26,8 @@ const text: fc.Arbitrary<string> = fc.oneof(
 const dateTime: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 0, max: 4_102_444_799_999 }), fc.boolean())
   .map(([ms, fraction]) => (fraction ? new Date(ms).toISOString() : new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.000Z$/, 'Z')));
 const date: fc.Arbitrary<string> = fc.integer({ min: 0, max: 47_481 }).map((days) => new Date(days * 86_400_000).toISOString().slice(0, 10));
-// Counts at every size and precision JSON carries: zero, the 32-bit edge, 2^53-1, and fractions and negatives, which
-// an implementation may refuse (limits are not shown) but must not store as another number.
+// Counts at every size and precision JSON carries: zero, the 32-bit edge, 2^53-1, fractions and negatives. Zero and
+// all but the first few an implementation may refuse (limits are not shown: refusable), but must not store as another number.
 const count: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, 1, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, -1, 0.5, 2.75), fc.nat({ max: 100_000 }));
 
@@ -43,14 +43,22 @@ export function valueOf(field: FieldInfo, vocabulary?: readonly string[]): fc.Ar
 /** Numbers past this one make a value a limit may refuse (a signed 32-bit column: FIELD_LIMITS, LIMITS). */
 export const LARGE_NUMBER = 2_147_483_647;
 
+/** An ISO 8601 date or date-time in UTC, as exploration draws them; its year. */
+const ISO_DATE = /^(\d{4})-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?Z)?$/;
+/** Years every common date column holds (a signed 32-bit TIMESTAMP ends in January 2038). */
+const SAFE_YEARS = { from: 2000, to: 2037 };
+
 /**
- * Whether an implementation may refuse the value without breaking a rule: long text, blank text (a least length is a
- * limit too, in a required or an optional field), or a large, negative or fractional number: "Limits: not shown. No
- * … field lengths … are documented". Accepted, each must be stored as sent all the same.
+ * Whether an implementation may refuse the value without breaking a rule, the spec showing no limit ("Limits: not
+ * shown. No … field lengths … are documented"): text longer than LONG_TEXT or blank (a least length is a limit too,
+ * in any field), a count that is not a whole number from 1 to LARGE_NUMBER, a date outside SAFE_YEARS. Accepted, each
+ * must be stored as sent all the same.
  */
 export function refusable(value: unknown): boolean {
-  if (typeof value === 'number') return value > LARGE_NUMBER || value < 0 || !Number.isInteger(value);
+  if (typeof value === 'number') return value > LARGE_NUMBER || value < 1 || !Number.isInteger(value);
   if (typeof value !== 'string') return false;
+  const year = ISO_DATE.exec(value)?.[1];
+  if (year !== undefined) return Number(year) < SAFE_YEARS.from || Number(year) > SAFE_YEARS.to;
   return [...value].length > LONG_TEXT || value.trim() === '';
 }
 
