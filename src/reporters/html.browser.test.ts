@@ -10,6 +10,7 @@ import { seriousViolations } from '../../test/support/axe.js';
 import { launchChromium, skipWithoutChromium, type Chromium } from '../../test/support/chromium.js';
 import { packageRoot } from '../spec/index.js';
 import { defaults } from '../config/profile.js';
+import { codePointName, replaceInvisible } from '../core/terminal.js';
 import { runConformance } from '../engine/run.js';
 import { embeddedSimulator } from '../compose.js';
 import { writeReports } from './files.js';
@@ -246,7 +247,9 @@ describe('report.html of read-back failures and exploration in headless Chromium
     const script = await card.locator('.explore .curl.script pre').textContent() ?? '';
     expect(script.split('\n').filter((l) => l.startsWith('curl '))).to.have.length(x?.exchanges.length ?? -1);
     const yaml = card.locator('.curl.regression pre');
-    expect(await yaml.textContent()).to.equal(x?.explore?.regression);
+    // Shown with each invisible character (a zero-width joiner of an emoji the search drew) marked by its code point;
+    // copied exactly.
+    expect(await yaml.textContent()).to.equal(replaceInvisible(x?.explore?.regression ?? '', codePointName));
     expect(await yaml.locator('b').count(), 'the YAML\'s <b>bold</b> is text').to.equal(0);
     expect(await card.locator('.curl.regression button.copy').isVisible()).to.equal(true);
     expect(await card.locator('.curl.regression button.copy').getAttribute('data-copy')).to.equal(x?.explore?.regression);
