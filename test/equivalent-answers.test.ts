@@ -8,12 +8,13 @@
 // A harness that compared raw text, took an escape for a difference, or lost an answer to its coding or transport
 // would accuse a conforming target.
 import { expect } from 'chai';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { defaults } from '../src/config/profile.js';
 import { runConformance } from '../src/engine/run.js';
 import { SELFCHECK_EXPLORE_BUDGET, caseOutcome, outcomeDifferences, type CaseOutcome } from '../src/selfcheck/index.js';
 import { startSimulator } from '../simulator/index.js';
+import { listenOnLoopback, type LoopbackServer } from './support/loopback.js';
 
 type Rewrite = 'unchanged' | 'text' | 'transport' | 'big-ids';
 
@@ -75,7 +76,7 @@ function rewrite(how: Rewrite, n: number, req: IncomingMessage, headers: Incomin
 }
 
 /** A proxy on a free loopback port that sends each request on to `upstream` and rewrites its answer. */
-async function rewritingProxy(how: Rewrite): Promise<{ server: Server; url: string; upstream: { url: string } }> {
+async function rewritingProxy(how: Rewrite): Promise<LoopbackServer & { upstream: { url: string } }> {
   const upstream = { url: '' };
   let answered = 0;
   const server = createServer((req, res) => {
@@ -98,9 +99,7 @@ async function rewritingProxy(how: Rewrite): Promise<{ server: Server; url: stri
       forward.end(Buffer.concat(sent));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, upstream };
+  return { ...(await listenOnLoopback(server)), upstream };
 }
 
 /** Every case's outcome, judged through the proxy with its rewrite, against a fresh simulator. */
@@ -122,8 +121,7 @@ async function outcomesThrough(how: Rewrite): Promise<{ outcomes: CaseOutcome[];
       reasons: new Map(report.cases.map((c) => [c.id, c.reason ?? ''])),
     };
   } finally {
-    proxy.server.closeAllConnections();
-    await new Promise<void>((resolve) => proxy.server.close(() => resolve()));
+    await proxy.close();
     await simulator.close();
   }
 }

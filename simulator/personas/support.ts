@@ -10,6 +10,32 @@ export function kindIs(ctx: RequestContext, ...kinds: OperationKind[]): boolean 
   return ctx.operation !== undefined && kinds.includes(ctx.operation.kind);
 }
 
+/** The requests that store what the client sends: batch items, PUT and PATCH bodies, attributes, users. */
+export function isWrite(ctx: RequestContext): boolean {
+  return kindIs(ctx, 'batchCreate', 'replace', 'patch', 'attributeUpdate', 'usersReplace');
+}
+
+/**
+ * The first value of a write's body that `fault` finds wrong, as "<path> <fault>" (a path such as
+ * `[0].attributes[1].value`, "the body" for the body itself); undefined for a request that writes nothing or a body
+ * with nothing wrong. `fault` gets each value, its member name ('' for an array item or the body) and its path.
+ */
+export function faultInWrite(ctx: RequestContext, fault: (value: unknown, key: string, path: string) => string | undefined): string | undefined {
+  if (!isWrite(ctx)) return undefined;
+  const walk = (value: unknown, key: string, path: string): string | undefined => {
+    const found = fault(value, key, path);
+    if (found) return `${path || 'the body'} ${found}`;
+    if (value && typeof value === 'object') {
+      for (const [k, item] of Object.entries(value)) {
+        const inner = Array.isArray(value) ? walk(item, '', `${path}[${k}]`) : walk(item, k, path ? `${path}.${k}` : k);
+        if (inner) return inner;
+      }
+    }
+    return undefined;
+  };
+  return walk(ctx.body, '', '');
+}
+
 export function isSuccess(res: SimResponse): boolean {
   return res.status >= 200 && res.status < 300;
 }
@@ -137,7 +163,7 @@ const KEYS = new Set(['reference', 'job_offer_reference', 'application_ats_id', 
  * the handler sees it, the keys that find a record aside: a storage layer that mangles text.
  */
 export function alterStoredText(ctx: RequestContext, alter: (text: string) => string): void {
-  if (!kindIs(ctx, 'batchCreate', 'replace', 'patch', 'attributeUpdate', 'usersReplace')) return;
+  if (!isWrite(ctx)) return;
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return alter(value);
     if (Array.isArray(value)) return value.map(walk);

@@ -1,5 +1,5 @@
 import { errorReply } from '../../envelope.js';
-import { kindIs } from '../support.js';
+import { faultInWrite } from '../support.js';
 import type { Persona } from '../types.js';
 
 /** Years the service's date column holds. */
@@ -14,19 +14,6 @@ function refused(value: unknown, key: string): string | undefined {
   return year !== undefined && (Number(year) < YEARS.from || Number(year) > YEARS.to) ? `must be a date from ${YEARS.from} to ${YEARS.to}` : undefined;
 }
 
-/** The first refused value anywhere in a body, with its path; undefined when none. */
-function firstRefused(value: unknown, path: string, key = ''): string | undefined {
-  const why = refused(value, key);
-  if (why) return `${path || 'the body'} ${why}`;
-  if (value && typeof value === 'object') {
-    for (const [k, item] of Object.entries(value)) {
-      const found = firstRefused(item, Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k, k);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 export const strictValues: Persona = {
   name: 'strict-values',
   kind: 'variant',
@@ -34,8 +21,7 @@ export const strictValues: Persona = {
   interprets: ['FIELD_LIMITS', 'LIMITS'],
   hooks: {
     beforeHandler(ctx) {
-      if (!kindIs(ctx, 'batchCreate', 'replace', 'patch', 'attributeUpdate', 'usersReplace')) return;
-      const problem = firstRefused(ctx.body, '');
+      const problem = faultInWrite(ctx, refused);
       if (problem) return errorReply('validation', `${problem}.`);
     },
   },
